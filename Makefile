@@ -1,0 +1,45 @@
+# Two commands for a new user: `make demo` and `make test`. Everything else is set up on the way.
+PYTHON ?= python3.11
+VENV ?= .venv
+BIN := $(VENV)/bin
+INSTALLED := $(VENV)/.installed
+
+.PHONY: demo test ui bench install sysdeps db-stop clean
+
+demo: install
+	$(BIN)/rag demo
+
+test: install
+	$(BIN)/python -m pytest
+
+ui: install
+	$(BIN)/rag ui
+
+bench: install
+	$(BIN)/python -m benchmarks.ingest_speed
+
+install: sysdeps $(INSTALLED)
+
+# Debian packages the Python side cannot bring: tesseract (OCR) and ghostscript (used by ocrmypdf).
+sysdeps:
+	@if ! command -v tesseract >/dev/null 2>&1 || ! command -v gs >/dev/null 2>&1; then \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  echo "installing tesseract-ocr and ghostscript (apt)"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq \
+	    tesseract-ocr tesseract-ocr-eng ghostscript >/dev/null; \
+	fi
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstall whenever the pins or the project metadata change.
+$(INSTALLED): $(BIN)/python pyproject.toml constraints.txt
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -c constraints.txt -e '.[test]'
+	touch $@
+
+db-stop:
+	$(BIN)/rag db stop
+
+clean: db-stop
+	rm -rf .rag

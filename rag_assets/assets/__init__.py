@@ -1,0 +1,1 @@
+"""Asset groups by domain."""

@@ -1,0 +1,96 @@
+"""Ingest assets: source_documents → pages → sections → chunks → published_documents, one partition per file SHA-256."""
+
+
+from dagster import AssetExecutionContext, Failure, MaterializeResult, MetadataValue, asset
+
+from .. import pipeline
+from ..extraction import IngestError
+from ..partitions import files_partitions
+from ..resources import ChunkerResource, OcrResource, PostgresResource, TokenizerResource
+
+GROUP = "ingest"
+PROGRESS_EVERY_PAGES = 25
+
+
+def _metadata(report: pipeline.StepReport) -> dict:
+    meta = {"documents": report.documents, "seconds": MetadataValue.float(round(report.seconds, 3))}
+    meta.update({k: MetadataValue.int(v) for k, v in report.counts.items()})
+    if report.counts.get("pages") and report.seconds:
+        meta["pages_per_second"] = MetadataValue.float(round(report.counts["pages"] / report.seconds, 2))
+    if report.warnings:
+        meta["warnings"] = MetadataValue.md("\n".join(f"- {w}" for w in report.warnings))
+    return meta
+
+
+def _failure(exc: IngestError) -> Failure:
+    return Failure(
+        description=str(exc),
+        metadata={"file": exc.file_name, "error_class": type(exc).__name__, "stage": exc.stage},
+        allow_retries=False,
+    )
+
+
+@asset(partitions_def=files_partitions, group_name=GROUP, kinds={"postgres", "pdf"})
+def source_documents(context: AssetExecutionContext, database: PostgresResource) -> MaterializeResult:
+    """The stored file opened and checked: type, readability, encryption, page count. Bad files fail here, alone."""
+    with database.connect() as conn:
+        try:
+            report = pipeline.validate_step(conn, context.partition_key, run_id=context.run_id)
+        except IngestError as exc:
+            raise _failure(exc) from exc
+    return MaterializeResult(metadata=_metadata(report))
+
+
+@asset(partitions_def=files_partitions, group_name=GROUP, deps=[source_documents], kinds={"postgres"})
+def pages(context: AssetExecutionContext, database: PostgresResource, ocr: OcrResource) -> MaterializeResult:
+    """Page text with physical index and printed label; image-only pages OCRed or recorded as unreadable."""
+    def progress(done: int, total: int) -> None:
+        if done % PROGRESS_EVERY_PAGES == 0 or done == total:
+            context.log.info(f"extracted {done}/{total} pages")
+            pipeline.log.info("  pages %d/%d", done, total)
+
+    with database.connect() as conn:
+        try:
+            report = pipeline.pages_step(
+                conn, context.partition_key, ocr_enabled=ocr.enabled, run_id=context.run_id, progress=progress
+            )
+        except IngestError as exc:
+            raise _failure(exc) from exc
+    for warning in report.warnings:
+        context.log.warning(warning)
+    return MaterializeResult(metadata=_metadata(report))
+
+
+@asset(partitions_def=files_partitions, group_name=GROUP, deps=[pages], kinds={"postgres"})
+def sections(context: AssetExecutionContext, database: PostgresResource, tokenizer: TokenizerResource) -> MaterializeResult:
+    """Section tree from the PDF outline, or from headings in the text when there is none."""
+    with database.connect() as conn:
+        report = pipeline.sections_step(conn, context.partition_key, tokenizer.load(), run_id=context.run_id)
+    return MaterializeResult(metadata=_metadata(report))
+
+
+@asset(partitions_def=files_partitions, group_name=GROUP, deps=[sections], kinds={"postgres"})
+def chunks(
+    context: AssetExecutionContext,
+    database: PostgresResource,
+    tokenizer: TokenizerResource,
+    chunker: ChunkerResource,
+) -> MaterializeResult:
+    """Token windows with page spans and character offsets, inside top-level sections."""
+    config = chunker.config(tokenizer.max_input_tokens())
+    with database.connect() as conn:
+        report = pipeline.chunks_step(conn, context.partition_key, tokenizer.load(), config, run_id=context.run_id)
+    meta = _metadata(report)
+    meta["chunk_size"], meta["chunk_overlap"], meta["chunk_snap"] = config.size, config.overlap, config.snap
+    return MaterializeResult(metadata=meta)
+
+
+@asset(partitions_def=files_partitions, group_name=GROUP, deps=[chunks], kinds={"postgres"})
+def published_documents(context: AssetExecutionContext, database: PostgresResource) -> MaterializeResult:
+    """The atomic switch: the new version goes live and the one it replaces retires, in one transaction."""
+    with database.connect() as conn:
+        report = pipeline.publish_step(conn, context.partition_key, run_id=context.run_id)
+    return MaterializeResult(metadata=_metadata(report))
+
+
+ingest_assets = [source_documents, pages, sections, chunks, published_documents]

@@ -1,0 +1,362 @@
+"""The `rag` command line: database lifecycle, ingest through the Dagster assets, listings, the demo and the UI."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+from rag_serving import catalog, db, embedded
+from rag_serving.config import Settings, load_settings
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+QUIET_RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "ERROR"}}}}
+
+
+def _out(msg: str = "") -> None:
+    print(msg, flush=True)
+
+
+def prepare_dagster_env(settings: Settings, app_url: str) -> None:
+    """Point Dagster's instance at RAG_HOME and its run/event storage at the same PostgreSQL server."""
+    home = Path(os.environ.get("DAGSTER_HOME") or settings.dagster_home)
+    home.mkdir(parents=True, exist_ok=True)
+    source = REPO_ROOT / "dagster.yaml"
+    target = home / "dagster.yaml"
+    if source.exists() and source.resolve() != target.resolve():
+        if not target.exists() or target.read_bytes() != source.read_bytes():
+            shutil.copyfile(source, target)
+    os.environ["DAGSTER_HOME"] = str(home)
+    os.environ.setdefault("DAGSTER_PG_URL", db.dagster_storage_url(settings, app_url))
+    os.environ.setdefault("RAG_DAGSTER_ARTIFACTS", str(settings.home / "dagster" / "storage"))
+    # The asset code resolves the database from these too, so pin them for child processes.
+    os.environ.setdefault("RAG_HOME", str(settings.home))
+
+
+# ------------------------------------------------------------------------------------- db
+
+
+def cmd_db(args: argparse.Namespace, settings: Settings) -> int:
+    if settings.database_url and args.action in ("start", "stop"):
+        _out(f"RAG_DATABASE_URL is set: using the external server; nothing to {args.action}")
+        return 0
+    if args.action == "start":
+        t0 = time.perf_counter()
+        url = db.bootstrap(settings)
+        _out(f"embedded PostgreSQL running in {settings.pgdata} ({time.perf_counter() - t0:.1f} s); schema migrated")
+        _out(url)
+    elif args.action == "stop":
+        _out("stopped" if embedded.stop(settings.pgdata) else f"not running ({settings.pgdata})")
+    elif args.action == "status":
+        if settings.database_url:
+            with db.connect(settings.database_url) as conn:
+                version = conn.execute("SELECT version() AS v").fetchone()["v"]
+            _out(f"external server: {version}")
+            return 0
+        st = embedded.status(settings.pgdata)
+        _out(f"{'running' if st.running else 'not running'}: {st.detail} (pgdata {st.pgdata}, pid {st.pid})")
+        return 0 if st.running else 3
+    elif args.action == "url":
+        url = settings.database_url or embedded.uri(settings.pgdata, db.APP_DATABASE)
+        if not url:
+            _out("not running; start it with `rag db start`")
+            return 3
+        _out(url)
+    return 0
+
+
+# --------------------------------------------------------------------------------- ingest
+
+
+@dataclass
+class Target:
+    path: Path
+    organization_id: str
+    rooftop_id: str
+    source_path: str
+
+
+def collect_targets(paths: list[str], org: str | None, rooftop: str | None, tenant_folders: bool) -> list[Target]:
+    from .extraction import SUFFIX_TYPES
+    from .sensors import inbox_files
+
+    targets: list[Target] = []
+    for raw in paths:
+        path = Path(raw).expanduser().resolve()
+        if not path.exists():
+            raise SystemExit(f"rag ingest: {raw}: no such file or directory")
+        if tenant_folders:
+            if not path.is_dir():
+                raise SystemExit(f"rag ingest: {raw}: --tenant-folders needs a directory laid out as <organization>/<rooftop>/...")
+            targets += [Target(p, o, r, s) for o, r, p, s in inbox_files(path)]
+            continue
+        if not org or not rooftop:
+            raise SystemExit("rag ingest: --org and --rooftop are required (or use --tenant-folders)")
+        if path.is_dir():
+            for p in sorted(path.rglob("*")):
+                if p.is_file() and p.suffix.lower() in SUFFIX_TYPES:
+                    targets.append(Target(p, org, rooftop, p.relative_to(path).as_posix()))
+        else:
+            targets.append(Target(path, org, rooftop, path.name))
+    return targets
+
+
+def ingest(
+    targets: list[Target],
+    settings: Settings,
+    *,
+    kind: str | None = None,
+    published_on: str | None = None,
+) -> dict[str, int]:
+    """Register each file and materialize the ingest assets for its partition; one file's failure stays its own."""
+    from dagster import DagsterInstance, materialize
+
+    from .assets.ingest import ingest_assets
+    from .definitions import build_resources
+    from .extraction import IngestError
+    from .partitions import files_partitions
+    from .pipeline import RegistrationError, register_file
+
+    url = db.bootstrap(settings)
+    prepare_dagster_env(settings, url)
+    resources = build_resources()
+    digest = resources["chunker"].digest(resources["tokenizer"].load())
+    instance = DagsterInstance.get()
+    totals = {"new": 0, "changed": 0, "retry": 0, "unchanged": 0, "failed": 0, "pages": 0}
+    width = len(str(len(targets)))
+    with db.connect(url, autocommit=True) as conn:
+        for i, t in enumerate(targets, start=1):
+            label = f"[{i:>{width}}/{len(targets)}] {t.organization_id}/{t.rooftop_id} {t.source_path}"
+            try:
+                reg = register_file(
+                    conn, t.path, organization_id=t.organization_id, rooftop_id=t.rooftop_id,
+                    source_path=t.source_path, digest=digest, kind=kind, published_on=published_on,
+                )
+            except (RegistrationError, IngestError, OSError) as exc:
+                totals["failed"] += 1
+                _out(f"{label}: FAILED to register: {exc}")
+                continue
+            if reg.state == "unchanged":
+                totals["unchanged"] += 1
+                _out(f"{label}: unchanged (sha256 {reg.sha256[:12]} already live), skipped")
+                continue
+            _out(f"{label}: {reg.state}, sha256 {reg.sha256[:12]}")
+            if not instance.has_dynamic_partition(files_partitions.name, reg.sha256):
+                instance.add_dynamic_partitions(files_partitions.name, [reg.sha256])
+            t0 = time.perf_counter()
+            result = materialize(
+                ingest_assets,
+                partition_key=reg.sha256,
+                instance=instance,
+                resources=resources,
+                run_config=QUIET_RUN_CONFIG,
+                tags={"rag/organization": t.organization_id, "rag/rooftop": t.rooftop_id, "rag/source": t.source_path},
+                raise_on_error=False,
+            )
+            seconds = time.perf_counter() - t0
+            row = conn.execute(
+                "SELECT status, page_count, (SELECT count(*) FROM chunks WHERE document_id = d.id) AS chunks, "
+                "(SELECT count(*) FROM sections WHERE document_id = d.id) AS sections FROM documents d WHERE id = %s",
+                (reg.document_id,),
+            ).fetchone()
+            if result.success and row and row["status"] == "live":
+                totals[reg.state] += 1
+                totals["pages"] += row["page_count"] or 0
+                rate = (row["page_count"] or 0) / seconds if seconds else 0.0
+                _out(f"{' ' * (width * 2 + 3)} live: {row['page_count']} pages, {row['sections']} sections, "
+                     f"{row['chunks']} chunks in {seconds:.1f} s ({rate:.1f} pages/s)")
+                for w in catalog.recent_errors(conn, limit=50, document_id=reg.document_id):
+                    if w["severity"] == "warning":
+                        _out(f"{' ' * (width * 2 + 3)} warning: {w['message']}")
+            else:
+                totals["failed"] += 1
+                errors = [e for e in catalog.recent_errors(conn, limit=5, document_id=reg.document_id) if e["severity"] == "error"]
+                message = errors[0]["message"] if errors else _first_failure(result)
+                _out(f"{' ' * (width * 2 + 3)} FAILED (run {result.run_id[:8]}): {message}")
+    return totals
+
+
+def _first_failure(result) -> str:
+    for event in result.all_events:
+        if event.is_step_failure and event.step_failure_data and event.step_failure_data.error:
+            return event.step_failure_data.error.message.strip().splitlines()[-1]
+    return "run failed; see the Dagster UI"
+
+
+def print_summary(settings: Settings, url: str | None = None) -> None:
+    url = url or db.bootstrap(settings)
+    with db.connect(url) as conn:
+        rows = catalog.tenant_summary(conn)
+    _out(f"{'tenant':<24} {'documents':>9} {'pages':>7} {'sections':>8} {'chunks':>7}")
+    for r in rows:
+        _out(f"{r['organization_id'] + '/' + r['rooftop_id']:<24} {r['documents']:>9} {r['pages']:>7} {r['sections']:>8} {r['chunks']:>7}")
+
+
+def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
+    targets = collect_targets(args.paths, args.org, args.rooftop, args.tenant_folders)
+    if not targets:
+        _out("nothing to ingest: no .pdf, .md or .txt files found")
+        return 1
+    t0 = time.perf_counter()
+    totals = ingest(targets, settings, kind=args.kind, published_on=args.published_on)
+    seconds = time.perf_counter() - t0
+    _out(
+        f"{len(targets)} files: {totals['new']} new, {totals['changed']} changed, {totals['retry']} retried, "
+        f"{totals['unchanged']} unchanged (skipped), {totals['failed']} failed; "
+        f"{totals['pages']} pages in {seconds:.1f} s"
+    )
+    return 0 if totals["failed"] == 0 or args.allow_failures else 2
+
+
+def cmd_docs(args: argparse.Namespace, settings: Settings) -> int:
+    url = db.bootstrap(settings)
+    with db.connect(url) as conn:
+        docs = catalog.list_documents(conn, args.org, args.rooftop)
+    if not docs:
+        _out("no live documents")
+        return 0
+    _out(f"{'tenant':<18} {'source':<34} {'kind':<9} {'published':<10} {'pages':>5} {'sect':>5} {'chunks':>6}  sha256")
+    for d in docs:
+        extra = []
+        if d["ocr_pages"]:
+            extra.append(f"{d['ocr_pages']} OCR")
+        if d["unreadable_pages"]:
+            extra.append(f"{d['unreadable_pages']} unreadable")
+        _out(
+            f"{d['organization_id'] + '/' + d['rooftop_id']:<18} {d['source_path'][:34]:<34} {(d['kind'] or '-'):<9} "
+            f"{str(d['published_on'] or '-'):<10} {d['page_count'] or 0:>5} {d['sections']:>5} {d['chunks']:>6}  "
+            f"{d['sha256'][:12]}{'  (' + ', '.join(extra) + ')' if extra else ''}"
+        )
+    return 0
+
+
+def cmd_errors(args: argparse.Namespace, settings: Settings) -> int:
+    url = db.bootstrap(settings)
+    with db.connect(url) as conn:
+        for e in catalog.recent_errors(conn, args.limit):
+            page = f" page {e['page_index']}" if e["page_index"] else ""
+            _out(f"{e['occurred_at']:%Y-%m-%d %H:%M:%S} {e['severity']:<7} {e['organization_id']}/{e['rooftop_id']} "
+                 f"{e['source_path']}{page} [{e['stage']}/{e['error_class']}] {e['message']}")
+    return 0
+
+
+def cmd_corpus(args: argparse.Namespace, settings: Settings) -> int:
+    from .sample_corpus import generate
+
+    t0 = time.perf_counter()
+    paths = generate(Path(args.out))
+    _out(f"wrote {len(paths)} documents under {args.out} in {time.perf_counter() - t0:.1f} s")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
+    from .sample_corpus import generate
+
+    t0 = time.perf_counter()
+    corpus = settings.home / "sample-corpus"
+    paths = generate(corpus)
+    _out(f"sample corpus: {len(paths)} documents under {corpus}")
+    url = db.bootstrap(settings)
+    _out(f"database: {'external' if settings.database_url else 'embedded PostgreSQL in ' + str(settings.pgdata)}")
+    totals = ingest(collect_targets([str(corpus)], None, None, True), settings)
+    _out("")
+    print_summary(settings, url)
+    _out(
+        f"ingest: {totals['new'] + totals['changed'] + totals['retry']} ingested, {totals['unchanged']} unchanged (skipped), "
+        f"{totals['failed']} failed; {totals['pages']} pages; demo took {time.perf_counter() - t0:.1f} s"
+    )
+    return 0 if totals["failed"] == 0 else 2
+
+
+def cmd_ui(args: argparse.Namespace, settings: Settings) -> int:
+    url = db.bootstrap(settings)
+    prepare_dagster_env(settings, url)
+    dagster = Path(sys.executable).with_name("dagster")
+    cmd = [str(dagster), "dev", "-h", args.host, "-p", str(args.port), "-m", "rag_assets.definitions"]
+    # `dagster dev` ignores SIGINT/SIGTERM when it is not in a terminal's foreground group; run it in
+    # its own session with default signal handling and stop the whole group.
+    proc = subprocess.Popen(cmd, start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    _out(f"Dagster UI on http://{args.host}:{args.port} (Ctrl-C stops it)")
+
+    def stop(*_):
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        return proc.wait()
+    except KeyboardInterrupt:
+        stop()
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+        return 0
+    finally:
+        if proc.poll() is None:
+            stop()
+            proc.wait(60)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="rag", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("db", help="embedded PostgreSQL: start, stop, status, url")
+    p.add_argument("action", choices=["start", "stop", "status", "url"])
+    p.set_defaults(func=cmd_db)
+
+    p = sub.add_parser("ingest", help="ingest files or folders through the Dagster assets")
+    p.add_argument("paths", nargs="+")
+    p.add_argument("--org", dest="org")
+    p.add_argument("--rooftop")
+    p.add_argument("--kind")
+    p.add_argument("--published-on", dest="published_on")
+    p.add_argument("--tenant-folders", action="store_true", help="paths are laid out as <organization>/<rooftop>/...")
+    p.add_argument("--allow-failures", action="store_true", help="exit 0 even if some files failed")
+    p.set_defaults(func=cmd_ingest)
+
+    p = sub.add_parser("docs", help="list live documents")
+    p.add_argument("--org")
+    p.add_argument("--rooftop")
+    p.set_defaults(func=cmd_docs)
+
+    p = sub.add_parser("errors", help="recent ingest errors and warnings")
+    p.add_argument("--limit", type=int, default=20)
+    p.set_defaults(func=cmd_errors)
+
+    p = sub.add_parser("corpus", help="write the sample corpus")
+    p.add_argument("action", choices=["generate"])
+    p.add_argument("out")
+    p.set_defaults(func=cmd_corpus)
+
+    p = sub.add_parser("demo", help="generate the sample corpus, ingest it, print a summary")
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("ui", help="Dagster UI on the same database")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=3000)
+    p.set_defaults(func=cmd_ui)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    warnings.filterwarnings("ignore")
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    logging.getLogger("rag.ingest").setLevel(logging.INFO)
+    args = build_parser().parse_args(argv)
+    return args.func(args, load_settings())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

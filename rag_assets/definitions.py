@@ -1,0 +1,30 @@
+"""The one Dagster Definitions object: assets, jobs, sensors and resources configured from the environment."""
+
+from __future__ import annotations
+
+from dagster import Definitions
+
+from rag_serving.config import load_settings
+
+from .assets.ingest import ingest_assets
+from .jobs import ingest_job
+from .resources import ChunkerResource, OcrResource, PostgresResource, TokenizerResource
+from .sensors import inbox_sensor
+
+
+def build_resources() -> dict:
+    settings = load_settings()
+    return {
+        "database": PostgresResource(url=settings.database_url or ""),
+        "tokenizer": TokenizerResource(),
+        "chunker": ChunkerResource(size=settings.chunk_size, overlap=settings.chunk_overlap, snap=settings.chunk_snap),
+        "ocr": OcrResource(enabled=settings.ocr_enabled),
+    }
+
+
+defs = Definitions(
+    assets=ingest_assets,
+    jobs=[ingest_job],
+    sensors=[inbox_sensor],
+    resources=build_resources(),
+)

@@ -1,0 +1,325 @@
+"""Turns a stored file (PDF, Markdown, plain text) into pages with printed labels, an outline, and OCR where needed."""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+import shutil
+import tempfile
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pypdf import PdfReader
+from pypdf.errors import DependencyError, FileNotDecryptedError, LimitReachedError, PdfReadError
+
+log = logging.getLogger("rag.ingest")
+# pypdf reports recoverable oddities (rotated text, wrong xref pointers) at WARNING on every page.
+logging.getLogger("pypdf").setLevel(logging.ERROR)
+
+PDF = "application/pdf"
+MARKDOWN = "text/markdown"
+PLAIN = "text/plain"
+SUFFIX_TYPES = {".pdf": PDF, ".md": MARKDOWN, ".markdown": MARKDOWN, ".txt": PLAIN, ".text": PLAIN}
+PDF_MAGIC = b"%PDF-"
+EOF_MARKER = b"%%EOF"
+# Writers append whitespace or garbage after %%EOF; a complete file still has it near the end.
+EOF_SEARCH_BYTES = 4096
+
+
+class IngestError(Exception):
+    """An input problem with one file; it fails that file alone and names it."""
+
+    stage = "validate"
+
+    def __init__(self, file_name: str, message: str):
+        super().__init__(f"{file_name}: {message}")
+        self.file_name = file_name
+
+
+class UnsupportedFileType(IngestError):
+    pass
+
+
+class EmptyFile(IngestError):
+    pass
+
+
+class NotAPdf(IngestError):
+    pass
+
+
+class TruncatedPdf(IngestError):
+    pass
+
+
+class CorruptPdf(IngestError):
+    pass
+
+
+class PasswordProtectedPdf(IngestError):
+    pass
+
+
+class NoPages(IngestError):
+    pass
+
+
+class NotUtf8Text(IngestError):
+    pass
+
+
+class OcrUnavailable(RuntimeError):
+    pass
+
+
+@dataclass
+class ExtractedPage:
+    index: int  # physical, 1-based
+    label: str  # printed page label
+    text: str
+    has_text_layer: bool
+    needs_ocr: bool = False
+    ocr: bool = False
+    unreadable: bool = False
+
+
+@dataclass(frozen=True)
+class OutlineEntry:
+    title: str
+    level: int  # 1 = top level
+    page_index: int  # physical, 1-based
+
+
+@dataclass
+class ExtractedDocument:
+    media_type: str
+    pages: list[ExtractedPage]
+    outline: list[OutlineEntry] = field(default_factory=list)
+    pdf_title: str | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+def media_type_for(file_name: str) -> str:
+    suffix = Path(file_name).suffix.lower()
+    if suffix not in SUFFIX_TYPES:
+        raise UnsupportedFileType(file_name, f"unsupported file type {suffix or '(none)'}; expected one of {sorted(SUFFIX_TYPES)}")
+    return SUFFIX_TYPES[suffix]
+
+
+def validate_pdf_bytes(file_name: str, data: bytes) -> None:
+    if not data:
+        raise EmptyFile(file_name, "file is empty (0 bytes)")
+    if PDF_MAGIC not in data[:1024]:
+        head = data[:16].decode("latin-1").encode("unicode_escape").decode()
+        raise NotAPdf(file_name, f"not a PDF: no %PDF- header (file starts with {head!r})")
+    if EOF_MARKER not in data[-EOF_SEARCH_BYTES:]:
+        raise TruncatedPdf(file_name, f"truncated PDF: no %%EOF marker at the end of {len(data)} bytes")
+
+
+def open_pdf(file_name: str, data: bytes) -> PdfReader:
+    validate_pdf_bytes(file_name, data)
+    try:
+        reader = PdfReader(io.BytesIO(data), strict=False)
+        if reader.is_encrypted:
+            # Many PDFs are "encrypted" with an empty user password only to set permissions.
+            if not reader.decrypt(""):
+                raise PasswordProtectedPdf(file_name, "encrypted with a password; supply an unencrypted copy")
+        page_count = len(reader.pages)
+    except IngestError:
+        raise
+    except (FileNotDecryptedError,) as exc:
+        raise PasswordProtectedPdf(file_name, f"encrypted with a password: {exc}") from exc
+    except DependencyError as exc:
+        raise CorruptPdf(file_name, f"cannot decrypt: {exc}") from exc
+    except LimitReachedError as exc:
+        raise CorruptPdf(file_name, f"exceeds pypdf's safety limits: {exc}") from exc
+    except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as exc:
+        raise CorruptPdf(file_name, f"corrupt PDF: {type(exc).__name__}: {exc}") from exc
+    if page_count == 0:
+        raise NoPages(file_name, "PDF has zero pages")
+    return reader
+
+
+def normalize_page_text(text: str) -> str:
+    lines = [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    text = textwrap.dedent("\n".join(lines))
+    text = re.sub(r"\n{3,}", "\n\n", text)
+    return text.strip("\n")
+
+
+def _page_text(page) -> str:
+    # Layout mode keeps table rows on one line and blank lines around headings and paragraphs,
+    # which the section detector and the chunker's snapping rely on.
+    try:
+        return normalize_page_text(page.extract_text(extraction_mode="layout"))
+    except Exception:  # noqa: BLE001 - layout mode fails on some odd fonts; plain mode is the fallback
+        try:
+            return normalize_page_text(page.extract_text())
+        except Exception:  # noqa: BLE001
+            return ""
+
+
+def _has_images(page) -> bool:
+    try:
+        resources = page.get("/Resources")
+        xobjects = resources.get_object().get("/XObject") if resources is not None else None
+        if xobjects is None:
+            return False
+        xobjects = xobjects.get_object()
+        return any(xobjects[name].get_object().get("/Subtype") in ("/Image", "/Form") for name in xobjects)
+    except Exception:  # noqa: BLE001 - a broken resource dictionary means no usable image either
+        return False
+
+
+def _page_labels(reader: PdfReader, count: int) -> list[str]:
+    try:
+        labels = list(reader.page_labels)
+        if len(labels) == count:
+            return [str(label) for label in labels]
+    except Exception:  # noqa: BLE001 - a malformed /PageLabels tree: fall back to physical numbers
+        pass
+    return [str(i) for i in range(1, count + 1)]
+
+
+def _outline(reader: PdfReader) -> list[OutlineEntry]:
+    entries: list[OutlineEntry] = []
+
+    def walk(items, level: int) -> None:
+        for item in items:
+            if isinstance(item, list):
+                walk(item, level + 1)
+                continue
+            try:
+                page = reader.get_destination_page_number(item)
+                title = " ".join(str(item.title).split())
+            except Exception:  # noqa: BLE001 - a bookmark pointing nowhere is skipped
+                continue
+            if page is not None and page >= 0 and title:
+                entries.append(OutlineEntry(title=title, level=level, page_index=page + 1))
+
+    try:
+        walk(reader.outline, 1)
+    except Exception:  # noqa: BLE001
+        return []
+    return entries
+
+
+def read_pdf(file_name: str, data: bytes, progress: Callable[[int, int], None] | None = None) -> ExtractedDocument:
+    reader = open_pdf(file_name, data)
+    count = len(reader.pages)
+    labels = _page_labels(reader, count)
+    pages: list[ExtractedPage] = []
+    for i, page in enumerate(reader.pages, start=1):
+        try:
+            text = _page_text(page)
+        except LimitReachedError as exc:
+            raise CorruptPdf(file_name, f"page {i} exceeds pypdf's safety limits: {exc}") from exc
+        has_text = bool(text.strip())
+        pages.append(
+            ExtractedPage(
+                index=i,
+                label=labels[i - 1],
+                text=text,
+                has_text_layer=has_text,
+                needs_ocr=not has_text and _has_images(page),
+            )
+        )
+        if progress:
+            progress(i, count)
+    title = None
+    try:
+        if reader.metadata and reader.metadata.title:
+            title = str(reader.metadata.title).strip() or None
+    except Exception:  # noqa: BLE001
+        title = None
+    return ExtractedDocument(media_type=PDF, pages=pages, outline=_outline(reader), pdf_title=title)
+
+
+def read_text_file(file_name: str, data: bytes, media_type: str) -> ExtractedDocument:
+    if not data:
+        raise EmptyFile(file_name, "file is empty (0 bytes)")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise NotUtf8Text(file_name, f"not UTF-8 text (byte {exc.start}): {exc.reason}") from exc
+    # A form feed is the plain-text convention for a page break.
+    raw_pages = text.split("\f")
+    pages = [
+        ExtractedPage(index=i, label=str(i), text=normalize_page_text(p), has_text_layer=True)
+        for i, p in enumerate(raw_pages, start=1)
+    ]
+    if not any(p.text.strip() for p in pages):
+        raise EmptyFile(file_name, "file contains only whitespace")
+    return ExtractedDocument(media_type=media_type, pages=pages)
+
+
+def ocr_available() -> bool:
+    try:
+        import ocrmypdf  # noqa: F401
+    except ImportError:
+        return False
+    return shutil.which("tesseract") is not None
+
+
+def ocr_pages(file_name: str, data: bytes, page_indices: list[int], language: str = "eng") -> dict[int, str]:
+    """OCR the given physical pages and return their text; the document's other pages are untouched."""
+    if not ocr_available():
+        raise OcrUnavailable("OCR needs ocrmypdf and the tesseract binary (apt install tesseract-ocr)")
+    import ocrmypdf
+
+    logging.getLogger("ocrmypdf").setLevel(logging.ERROR)
+    with tempfile.TemporaryDirectory(prefix="rag-ocr-") as tmp:
+        src = Path(tmp) / "in.pdf"
+        out = Path(tmp) / "out.pdf"
+        src.write_bytes(data)
+        ocrmypdf.ocr(
+            src,
+            out,
+            pages=",".join(str(i) for i in page_indices),
+            skip_text=True,  # never re-OCR a page that already has text
+            output_type="pdf",  # no PDF/A conversion: we only read the text layer back
+            optimize=0,
+            language=[language],
+            progress_bar=False,
+            jobs=1,
+        )
+        reader = PdfReader(str(out), strict=False)
+        if reader.is_encrypted:
+            reader.decrypt("")
+        # OCR text is drawn invisibly (render mode 3), which pypdf's layout mode drops; plain mode reads it.
+        return {i: normalize_page_text(reader.pages[i - 1].extract_text()) for i in page_indices}
+
+
+def extract(
+    file_name: str,
+    data: bytes,
+    *,
+    ocr_enabled: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+) -> ExtractedDocument:
+    media_type = media_type_for(file_name)
+    if media_type != PDF:
+        return read_text_file(file_name, data, media_type)
+    doc = read_pdf(file_name, data, progress)
+    todo = [p.index for p in doc.pages if p.needs_ocr]
+    if not todo:
+        return doc
+    if not ocr_enabled or not ocr_available():
+        reason = "OCR is disabled (RAG_OCR=0)" if not ocr_enabled else "OCR is unavailable (install tesseract-ocr)"
+        for p in doc.pages:
+            if p.needs_ocr:
+                p.unreadable = True
+                doc.warnings.append(f"{file_name}: page {p.index} (label {p.label}) has no text layer and {reason}; recorded as unreadable")
+        return doc
+    texts = ocr_pages(file_name, data, todo)
+    for p in doc.pages:
+        if p.index in texts:
+            p.text = texts[p.index]
+            p.ocr = True
+            if not p.text.strip():
+                p.unreadable = True
+                doc.warnings.append(f"{file_name}: page {p.index} (label {p.label}) has no text layer and OCR found no text")
+    return doc

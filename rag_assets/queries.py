@@ -1,0 +1,87 @@
+"""SQL the ingest pipeline runs, as named parameterized constants."""
+
+INSERT_FILE = """
+INSERT INTO files (sha256, size_bytes, content) VALUES (%s, %s, %s)
+ON CONFLICT (sha256) DO NOTHING"""
+
+SELECT_FILE = "SELECT content FROM files WHERE sha256 = %s"
+
+SELECT_DOCUMENT = "SELECT * FROM documents WHERE id = %s"
+
+SELECT_LIVE_FOR_SOURCE = """
+SELECT id, sha256, pipeline_digest FROM documents
+WHERE organization_id = %s AND rooftop_id = %s AND source_path = %s AND status = 'live'"""
+
+INSERT_DOCUMENT = """
+INSERT INTO documents (id, organization_id, rooftop_id, source_path, sha256, file_name, media_type,
+                       title, kind, published_on, pipeline_digest, status)
+VALUES (%(id)s, %(organization_id)s, %(rooftop_id)s, %(source_path)s, %(sha256)s, %(file_name)s,
+        %(media_type)s, %(title)s, %(kind)s, %(published_on)s, %(pipeline_digest)s, 'building')
+ON CONFLICT (id) DO UPDATE SET status = 'building', error = NULL,
+    title = EXCLUDED.title, kind = EXCLUDED.kind, published_on = EXCLUDED.published_on
+WHERE documents.status IN ('building', 'failed', 'superseded')"""
+
+SELECT_PENDING_FOR_FILE = """
+SELECT * FROM documents WHERE sha256 = %s AND status IN ('building', 'failed') ORDER BY id"""
+
+UPDATE_PAGE_COUNT = "UPDATE documents SET page_count = %s, title = COALESCE(%s, title) WHERE id = %s"
+
+MARK_FAILED = "UPDATE documents SET status = 'failed', error = %s WHERE id = %s AND status <> 'live'"
+
+MARK_BUILDING = "UPDATE documents SET status = 'building', error = NULL WHERE id = %s AND status = 'failed'"
+
+INSERT_ERROR = """
+INSERT INTO ingest_errors (organization_id, rooftop_id, document_id, source_path, sha256, stage,
+                           severity, error_class, message, page_index, run_id)
+VALUES (%(organization_id)s, %(rooftop_id)s, %(document_id)s, %(source_path)s, %(sha256)s, %(stage)s,
+        %(severity)s, %(error_class)s, %(message)s, %(page_index)s, %(run_id)s)"""
+
+# Rebuilding a version that never went live: clear what an earlier, interrupted attempt wrote.
+DELETE_PAGES = "DELETE FROM pages WHERE document_id = %s"
+DELETE_SECTIONS = "DELETE FROM sections WHERE document_id = %s"
+DELETE_CHUNKS = "DELETE FROM chunks WHERE document_id = %s"
+
+INSERT_PAGE = """
+INSERT INTO pages (document_id, organization_id, rooftop_id, page_index, page_label, text,
+                   has_text_layer, ocr, unreadable)
+VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"""
+
+SELECT_PAGES = """
+SELECT page_index, page_label, text FROM pages WHERE document_id = %s ORDER BY page_index"""
+
+INSERT_SECTION = """
+INSERT INTO sections (id, document_id, organization_id, rooftop_id, parent_id, ordinal, level, title,
+                      heading_path, source, page_start, page_end, char_start, char_end, token_count)
+VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"""
+
+SELECT_SECTIONS = """
+SELECT id, ordinal, parent_id, level, title, heading_path, source, page_start, page_end, char_start, char_end
+FROM sections WHERE document_id = %s ORDER BY ordinal"""
+
+INSERT_CHUNK = """
+INSERT INTO chunks (id, organization_id, rooftop_id, document_id, section_id, ordinal, page_start, page_end,
+                    page_label_start, page_label_end, kind, published_on, body, token_count,
+                    char_start, char_end, sha256, body_sha256)
+VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"""
+
+COUNT_CHUNKS = "SELECT count(*) AS n FROM chunks WHERE document_id = %s"
+
+# Lock the source's live row (if any) so two publishers of one source serialize.
+LOCK_SOURCE = """
+SELECT id FROM documents
+WHERE organization_id = %s AND rooftop_id = %s AND source_path = %s AND status = 'live'
+FOR UPDATE"""
+
+SUPERSEDE_LIVE = """
+UPDATE documents SET status = 'superseded', superseded_at = now()
+WHERE organization_id = %s AND rooftop_id = %s AND source_path = %s AND status = 'live' AND id <> %s
+RETURNING id"""
+
+# A superseded version keeps its documents row (audit trail) but not its searchable rows.
+DELETE_SUPERSEDED_PAGES = "DELETE FROM pages WHERE document_id = ANY(%s)"
+DELETE_SUPERSEDED_CHUNKS = "DELETE FROM chunks WHERE document_id = ANY(%s)"
+DELETE_SUPERSEDED_SECTIONS = "DELETE FROM sections WHERE document_id = ANY(%s)"
+
+MARK_LIVE = """
+UPDATE documents SET status = 'live', ingested_at = now(), error = NULL
+WHERE id = %s AND status = 'building'"""

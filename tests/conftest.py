@@ -1,0 +1,52 @@
+"""Shared fixtures: one embedded PostgreSQL per session, a fresh migrated database per test that asks for one."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from pathlib import Path
+
+import psycopg
+import pytest
+from psycopg import sql
+from psycopg.conninfo import make_conninfo
+
+from rag_serving import db, embedded
+
+SESSION_HOME = Path(os.environ.get("RAG_TEST_HOME", "/tmp/rag-test-home")).resolve()
+
+
+@pytest.fixture(scope="session")
+def pg_server_url() -> str:
+    """URL of the session's embedded server (the `postgres` database)."""
+    url = embedded.start(SESSION_HOME / "pgdata")
+    yield url
+    embedded.stop(SESSION_HOME / "pgdata")
+
+
+@pytest.fixture
+def database_url(pg_server_url: str) -> str:
+    """A new, migrated database for one test, dropped afterwards."""
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(pg_server_url, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    url = make_conninfo(pg_server_url, dbname=name)
+    db.migrate(url)
+    yield url
+    with psycopg.connect(pg_server_url, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+@pytest.fixture
+def conn(database_url: str):
+    with db.connect(database_url, autocommit=True) as c:
+        yield c
+
+
+@pytest.fixture(scope="session")
+def sample_corpus(tmp_path_factory) -> Path:
+    from rag_assets.sample_corpus import generate
+
+    out = tmp_path_factory.mktemp("corpus")
+    generate(out)
+    return out

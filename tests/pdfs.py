@@ -1,0 +1,81 @@
+"""Small PDFs the tests build themselves: labelled pages, outlines, image-only pages, encryption."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image, ImageDraw, ImageFont
+from pypdf import PdfReader, PdfWriter
+from reportlab import rl_config
+from reportlab.lib.pagesizes import letter
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfgen import canvas
+
+rl_config.invariant = 1
+
+
+def text_pdf(pages: list[str], *, roman_front: int = 0, outline: list[tuple[str, int, int]] | None = None) -> bytes:
+    """One string per page (lines split on newline); the first `roman_front` pages get labels i, ii, ...
+    outline entries are (title, level 0-based, page index 0-based)."""
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=letter)
+    if roman_front:
+        c.addPageLabel(0, "ROMAN_LOWER")
+        c.addPageLabel(roman_front, "ARABIC", start=1)
+    keys = {}
+    for i, body in enumerate(pages):
+        y = 720
+        for line in body.split("\n"):
+            c.drawString(72, y, line)
+            y -= 16
+        for n, (title, level, page) in enumerate(outline or []):
+            if page == i:
+                key = f"k{n}"
+                c.bookmarkPage(key)
+                keys[n] = (key, title, level)
+        c.showPage()
+    for n in sorted(keys):
+        key, title, level = keys[n]
+        c.addOutlineEntry(title, key, level=level)
+    c.save()
+    return buf.getvalue()
+
+
+def image_of_text(lines: list[str], size: int = 48) -> Image.Image:
+    img = Image.new("L", (1700, 2200), 255)
+    draw = ImageDraw.Draw(img)
+    font = ImageFont.load_default(size=size)
+    y = 200
+    for line in lines:
+        draw.text((150, y), line, fill=0, font=font)
+        y += int(size * 1.8)
+    return img
+
+
+def pdf_with_image_page(text_before: str, image_lines: list[str]) -> bytes:
+    """Page 1 has a text layer; page 2 is only a picture of text."""
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=letter)
+    c.drawString(72, 720, text_before)
+    c.showPage()
+    png = io.BytesIO()
+    image_of_text(image_lines).save(png, format="PNG")
+    png.seek(0)
+    c.drawImage(ImageReader(png), 0, 0, width=letter[0], height=letter[1])
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def encrypted(pdf: bytes, user_password: str) -> bytes:
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
+    writer.encrypt(user_password=user_password, owner_password="owner-secret", algorithm="AES-256")
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def zero_page_pdf() -> bytes:
+    out = io.BytesIO()
+    PdfWriter().write(out)
+    return out.getvalue()
