@@ -11,14 +11,12 @@ import subprocess
 import sys
 import time
 import warnings
-from dataclasses import dataclass
 from pathlib import Path
 
 from rag_serving import catalog, db, embedded
 from rag_serving.config import Settings, load_settings
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-QUIET_RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "ERROR"}}}}
 
 
 def _out(msg: str = "") -> None:
@@ -73,124 +71,6 @@ def cmd_db(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-# --------------------------------------------------------------------------------- ingest
-
-
-@dataclass
-class Target:
-    path: Path
-    organization_id: str
-    rooftop_id: str
-    source_path: str
-
-
-def collect_targets(paths: list[str], org: str | None, rooftop: str | None, tenant_folders: bool) -> list[Target]:
-    from .extraction import SUFFIX_TYPES
-    from .sensors import inbox_files
-
-    targets: list[Target] = []
-    for raw in paths:
-        path = Path(raw).expanduser().resolve()
-        if not path.exists():
-            raise SystemExit(f"rag ingest: {raw}: no such file or directory")
-        if tenant_folders:
-            if not path.is_dir():
-                raise SystemExit(f"rag ingest: {raw}: --tenant-folders needs a directory laid out as <organization>/<rooftop>/...")
-            targets += [Target(p, o, r, s) for o, r, p, s in inbox_files(path)]
-            continue
-        if not org or not rooftop:
-            raise SystemExit("rag ingest: --org and --rooftop are required (or use --tenant-folders)")
-        if path.is_dir():
-            for p in sorted(path.rglob("*")):
-                if p.is_file() and p.suffix.lower() in SUFFIX_TYPES:
-                    targets.append(Target(p, org, rooftop, p.relative_to(path).as_posix()))
-        else:
-            targets.append(Target(path, org, rooftop, path.name))
-    return targets
-
-
-def ingest(
-    targets: list[Target],
-    settings: Settings,
-    *,
-    kind: str | None = None,
-    published_on: str | None = None,
-) -> dict[str, int]:
-    """Register each file and materialize the ingest assets for its partition; one file's failure stays its own."""
-    from dagster import DagsterInstance, materialize
-
-    from .assets.ingest import ingest_assets
-    from .definitions import build_resources
-    from .extraction import IngestError
-    from .partitions import files_partitions
-    from .pipeline import RegistrationError, register_file
-
-    url = db.bootstrap(settings)
-    prepare_dagster_env(settings, url)
-    resources = build_resources()
-    digest = resources["chunker"].digest(resources["tokenizer"].load())
-    instance = DagsterInstance.get()
-    totals = {"new": 0, "changed": 0, "retry": 0, "unchanged": 0, "failed": 0, "pages": 0}
-    width = len(str(len(targets)))
-    with db.connect(url, autocommit=True) as conn:
-        for i, t in enumerate(targets, start=1):
-            label = f"[{i:>{width}}/{len(targets)}] {t.organization_id}/{t.rooftop_id} {t.source_path}"
-            try:
-                reg = register_file(
-                    conn, t.path, organization_id=t.organization_id, rooftop_id=t.rooftop_id,
-                    source_path=t.source_path, digest=digest, kind=kind, published_on=published_on,
-                )
-            except (RegistrationError, IngestError, OSError) as exc:
-                totals["failed"] += 1
-                _out(f"{label}: FAILED to register: {exc}")
-                continue
-            if reg.state == "unchanged":
-                totals["unchanged"] += 1
-                _out(f"{label}: unchanged (sha256 {reg.sha256[:12]} already live), skipped")
-                continue
-            _out(f"{label}: {reg.state}, sha256 {reg.sha256[:12]}")
-            if not instance.has_dynamic_partition(files_partitions.name, reg.sha256):
-                instance.add_dynamic_partitions(files_partitions.name, [reg.sha256])
-            t0 = time.perf_counter()
-            result = materialize(
-                ingest_assets,
-                partition_key=reg.sha256,
-                instance=instance,
-                resources=resources,
-                run_config=QUIET_RUN_CONFIG,
-                tags={"rag/organization": t.organization_id, "rag/rooftop": t.rooftop_id, "rag/source": t.source_path},
-                raise_on_error=False,
-            )
-            seconds = time.perf_counter() - t0
-            row = conn.execute(
-                "SELECT status, page_count, (SELECT count(*) FROM chunks WHERE document_id = d.id) AS chunks, "
-                "(SELECT count(*) FROM sections WHERE document_id = d.id) AS sections FROM documents d WHERE id = %s",
-                (reg.document_id,),
-            ).fetchone()
-            if result.success and row and row["status"] == "live":
-                totals[reg.state] += 1
-                totals["pages"] += row["page_count"] or 0
-                rate = (row["page_count"] or 0) / seconds if seconds else 0.0
-                _out(f"{' ' * (width * 2 + 3)} live: {row['page_count']} pages, {row['sections']} sections, "
-                     f"{row['chunks']} chunks in {seconds:.1f} s ({rate:.1f} pages/s)")
-                for w in catalog.recent_errors(conn, limit=50, document_id=reg.document_id):
-                    if w["severity"] == "warning":
-                        _out(f"{' ' * (width * 2 + 3)} warning: {w['message']}")
-            else:
-                totals["failed"] += 1
-                errors = [e for e in catalog.recent_errors(conn, limit=5, document_id=reg.document_id) if e["severity"] == "error"]
-                message = errors[0]["message"] if errors else _first_failure(result)
-                _out(f"{' ' * (width * 2 + 3)} FAILED (run {result.run_id[:8]}): {message}")
-    return totals
-
-
-def _first_failure(result) -> str:
-    for event in result.all_events:
-        if event.is_step_failure and event.step_failure_data and event.step_failure_data.error:
-            return event.step_failure_data.error.message.strip().splitlines()[-1]
-    return "run failed; see the Dagster UI"
-
-
 def print_summary(settings: Settings, url: str | None = None) -> None:
     url = url or db.bootstrap(settings)
     with db.connect(url) as conn:
@@ -200,20 +80,55 @@ def print_summary(settings: Settings, url: str | None = None) -> None:
         _out(f"{r['organization_id'] + '/' + r['rooftop_id']:<24} {r['documents']:>9} {r['pages']:>7} {r['sections']:>8} {r['chunks']:>7}")
 
 
+def collect_targets(paths: list[str], org: str | None, rooftop: str | None, tenant_folders: bool):
+    from .runner import path_targets, tenant_folder_targets
+
+    resolved = []
+    for raw in paths:
+        path = Path(raw).expanduser().resolve()
+        if not path.exists():
+            raise SystemExit(f"rag ingest: {raw}: no such file or directory")
+        if tenant_folders and not path.is_dir():
+            raise SystemExit(f"rag ingest: {raw}: --tenant-folders needs a directory laid out as <organization>/<rooftop>/...")
+        resolved.append(path)
+    if tenant_folders:
+        return [t for p in resolved for t in tenant_folder_targets(p)]
+    if not org or not rooftop:
+        raise SystemExit("rag ingest: --org and --rooftop are required (or use --tenant-folders)")
+    return path_targets(resolved, org, rooftop)
+
+
+def run_ingest(targets, settings: Settings, *, kind: str | None = None, published_on: str | None = None):
+    from dagster import DagsterInstance
+
+    from .definitions import build_resources
+    from .runner import ingest_targets
+
+    url = db.bootstrap(settings)
+    prepare_dagster_env(settings, url)
+    return ingest_targets(
+        targets, url=url, resources=build_resources(), instance=DagsterInstance.get(),
+        kind=kind, published_on=published_on, say=_out,
+    )
+
+
+def _batch_line(batch, seconds: float) -> str:
+    return (
+        f"{len(batch.outcomes)} files: {batch.count('new')} new, {batch.count('changed')} changed, "
+        f"{batch.count('retry')} retried, {batch.count('unchanged')} unchanged (skipped), "
+        f"{batch.count('failed')} failed; {batch.pages} pages ingested in {seconds:.1f} s"
+    )
+
+
 def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     targets = collect_targets(args.paths, args.org, args.rooftop, args.tenant_folders)
     if not targets:
         _out("nothing to ingest: no .pdf, .md or .txt files found")
         return 1
     t0 = time.perf_counter()
-    totals = ingest(targets, settings, kind=args.kind, published_on=args.published_on)
-    seconds = time.perf_counter() - t0
-    _out(
-        f"{len(targets)} files: {totals['new']} new, {totals['changed']} changed, {totals['retry']} retried, "
-        f"{totals['unchanged']} unchanged (skipped), {totals['failed']} failed; "
-        f"{totals['pages']} pages in {seconds:.1f} s"
-    )
-    return 0 if totals["failed"] == 0 or args.allow_failures else 2
+    batch = run_ingest(targets, settings, kind=args.kind, published_on=args.published_on)
+    _out(_batch_line(batch, time.perf_counter() - t0))
+    return 0 if batch.count("failed") == 0 or args.allow_failures else 2
 
 
 def cmd_docs(args: argparse.Namespace, settings: Settings) -> int:
@@ -265,15 +180,15 @@ def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
     paths = generate(corpus)
     _out(f"sample corpus: {len(paths)} documents under {corpus}")
     url = db.bootstrap(settings)
-    _out(f"database: {'external' if settings.database_url else 'embedded PostgreSQL in ' + str(settings.pgdata)}")
-    totals = ingest(collect_targets([str(corpus)], None, None, True), settings)
+    _out(f"database: {'external (RAG_DATABASE_URL)' if settings.database_url else 'embedded PostgreSQL in ' + str(settings.pgdata)}")
+    t1 = time.perf_counter()
+    batch = run_ingest(collect_targets([str(corpus)], None, None, True), settings)
+    ingest_seconds = time.perf_counter() - t1
     _out("")
     print_summary(settings, url)
-    _out(
-        f"ingest: {totals['new'] + totals['changed'] + totals['retry']} ingested, {totals['unchanged']} unchanged (skipped), "
-        f"{totals['failed']} failed; {totals['pages']} pages; demo took {time.perf_counter() - t0:.1f} s"
-    )
-    return 0 if totals["failed"] == 0 else 2
+    _out(_batch_line(batch, ingest_seconds))
+    _out(f"demo took {time.perf_counter() - t0:.1f} s")
+    return 0 if batch.count("failed") == 0 else 2
 
 
 def cmd_ui(args: argparse.Namespace, settings: Settings) -> int:

@@ -33,7 +33,9 @@ class PostgresResource(ConfigurableResource):
         return self._resolved
 
     def connect(self) -> psycopg.Connection:
-        return db.connect(self.resolved_url())
+        # Autocommit: every step opens explicit transactions, so an error record survives the
+        # exception that follows it.
+        return db.connect(self.resolved_url(), autocommit=True)
 
 
 class TokenizerResource(ConfigurableResource):

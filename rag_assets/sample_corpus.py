@@ -40,7 +40,7 @@ __all__ = ["FACTS", "DOCUMENTS", "generate", "main"]
 # content-derived document ID).
 _CREATOR = "Acme sample corpus generator"
 _PAGE_W, _PAGE_H = LETTER
-_MARGIN_X = 1.3 * inch
+_MARGIN_X = 1.4 * inch
 _MARGIN_TOP = 1.05 * inch
 _MARGIN_BOTTOM = 1.0 * inch
 
@@ -125,7 +125,7 @@ FACTS: dict[str, dict[str, str]] = {
 # ---------------------------------------------------------------------------
 
 _BODY = ParagraphStyle(
-    "Body", fontName="Helvetica", fontSize=11, leading=17, spaceAfter=9, spaceBefore=0
+    "Body", fontName="Helvetica", fontSize=11, leading=17.75, spaceAfter=10, spaceBefore=0
 )
 _INTRO = ParagraphStyle("Intro", parent=_BODY, fontName="Helvetica-Oblique", spaceAfter=12)
 _BULLET = ParagraphStyle(
@@ -248,11 +248,11 @@ def _render(blocks: Sequence[Block], width: float, *, chapter_new_page: bool) ->
             toc = TableOfContents()
             toc.levelStyles = [
                 ParagraphStyle(
-                    "TOC0", fontName="Helvetica-Bold", fontSize=9.5, leading=11.6,
-                    leftIndent=14, firstLineIndent=-14, spaceBefore=3,
+                    "TOC0", fontName="Helvetica-Bold", fontSize=9.5, leading=11,
+                    leftIndent=14, firstLineIndent=-14, spaceBefore=2.5,
                 ),
                 ParagraphStyle(
-                    "TOC1", fontName="Helvetica", fontSize=8.6, leading=10.2,
+                    "TOC1", fontName="Helvetica", fontSize=8.5, leading=9.6,
                     leftIndent=30, firstLineIndent=-14,
                 ),
             ]
@@ -1043,6 +1043,36 @@ def _acme_handbook_blocks(year: int) -> list[Block]:
             "gym membership, fitness classes or sports club fees through the wellbeing "
             "reimbursement, submitted in the expenses system with receipts.",
         ),
+        ("h2", "3.6", "Life and Disability Insurance"),
+        (
+            "p",
+            "Acme provides basic life insurance and accidental death and dismemberment cover equal "
+            "to two times your annual base salary, up to a maximum of $500,000, at no cost to you. "
+            "You may buy supplemental life insurance for yourself of up to five times your salary, "
+            "and cover for your spouse or children, through the benefits portal. Amounts above the "
+            "guaranteed issue limit of $250,000 require a health questionnaire.",
+        ),
+        (
+            "p",
+            "Short-term disability insurance is described in section 4.3. If an illness or injury "
+            "keeps you from working for longer than 26 weeks, long-term disability insurance pays "
+            "60 percent of your base salary, up to $12,000 per month, until you are able to return "
+            "to work or reach normal retirement age, whichever comes first. Long-term disability "
+            "cover is provided free of charge to all employees scheduled to work 30 hours or more "
+            "per week.",
+        ),
+        (
+            "p",
+            "Please keep your beneficiary designations up to date in the benefits portal, "
+            "particularly after a marriage, divorce, birth or death in the family. Acme cannot "
+            "advise you on whom to name, but the legal advice service of the EAP can help.",
+        ),
+        (
+            "p",
+            "Employees who are injured at work are covered by workers' compensation insurance, as "
+            "required by state law. Report every work injury as described in section 7.2, even if "
+            "it seems minor, so that your claim is not delayed.",
+        ),
         # ------------------------------------------------------------- 4
         ("h1", "4", "Leave and Absence"),
         (
@@ -1174,6 +1204,42 @@ def _acme_handbook_blocks(year: int) -> list[Block]:
             "matter, are considered individually. Unpaid leave of more than four weeks requires the "
             "approval of your department head and People Operations, and your benefits may be "
             "affected; People Operations will explain the consequences before you decide.",
+        ),
+    ]
+    blocks += [
+        ("h2", "4.5", "Flexible Working Requests"),
+        (
+            "p",
+            "Beyond the remote work arrangements in section 2.4, any employee with at least six "
+            "months of service may ask for a lasting change to their working pattern, such as "
+            "compressed hours, a job share, different start and finish times or a move to part-time "
+            "work. Requests are made on the Flexible Working form in the People section of the "
+            "intranet and should explain the change you would like, when you would like it to start "
+            "and how you think the work could still be covered.",
+        ),
+        (
+            "p",
+            "Your manager will meet you to discuss the request within 14 days and give you a written "
+            "decision within 28 days of receiving it. A request may only be refused for a clear "
+            "business reason, for example an inability to cover customer service hours, a "
+            "detrimental effect on quality or safety, or the cost of the change, and the reason must "
+            "be explained. Managers are encouraged to agree a trial period of up to three months "
+            "when they are unsure whether an arrangement will work.",
+        ),
+        (
+            "p",
+            "If your request is refused, you may appeal to your department head within 14 days of "
+            "the decision; the appeal is heard by someone who was not involved in the original "
+            "decision. You may make one formal request in any 12-month period, although informal "
+            "adjustments, such as a temporary change of shift to cover childcare during school "
+            "holidays, can be discussed with your manager at any time.",
+        ),
+        (
+            "p",
+            "Approved changes to your hours or pattern are confirmed in writing, together with any "
+            "effect on your pay, leave and benefits. People Operations reviews the outcome of all "
+            "flexible working requests every quarter to make sure that decisions are consistent "
+            "across departments and sites.",
         ),
     ]
     blocks += _acme_handbook_blocks_part2(e)
@@ -1455,6 +1521,37 @@ def _acme_handbook_blocks_part2(e: dict[str, str]) -> list[Block]:
             "Acme also runs short-term secondments of three to six months, which are an excellent "
             "way to learn about another part of the business. Secondment opportunities are posted on "
             "the internal jobs board under a separate heading.",
+        ),
+        ("h2", "6.4", "Leadership and Mentoring Programs"),
+        (
+            "p",
+            "The Acme Leadership Academy is a nine-month program for first-time managers and "
+            "high-potential specialists. Each cohort of about 20 participants attends five two-day "
+            "workshops at HQ, works on a real business project in a cross-functional team and "
+            "presents the results to the executive team. Department directors make nominations each "
+            "autumn, and the program starts in February.",
+        ),
+        (
+            "p",
+            "New managers, whether promoted internally or hired from outside, complete the Managing "
+            "at Acme essentials course within their first 90 days. The course covers our people "
+            "policies, recruitment and interviewing, performance conversations, safety leadership "
+            "and handling concerns, and it is a prerequisite for approving expenses and leave in "
+            "our systems.",
+        ),
+        (
+            "p",
+            "Anyone can ask for a mentor through the Learning Hub. The Learning team matches "
+            "mentoring pairs across departments and rooftops; pairs meet for about an hour a month "
+            "for six months and agree their own goals. Acting as a mentor is recognized in "
+            "performance reviews as a contribution to our value of respecting people.",
+        ),
+        (
+            "p",
+            "Operational colleagues who want to progress into supervisory roles can join the Shift "
+            "Lead Pathway, a six-month program that combines on-the-job coaching with short "
+            "classroom sessions. Completing the pathway is the usual route to a shift supervisor "
+            "role.",
         ),
         # ------------------------------------------------------------- 7
         ("h1", "7", "Health and Safety"),
@@ -1747,6 +1844,28 @@ def _acme_handbook_blocks_part2(e: dict[str, str]) -> list[Block]:
             "concern turns out to be mistaken. Deliberately making a false report, however, is a "
             "disciplinary matter.",
         ),
+        ("h2", "8.5", "Fair Competition and Trade Compliance"),
+        (
+            "p",
+            "Acme competes hard but fairly. You must never agree or discuss with a competitor the "
+            "prices, rates, surcharges, customers or territories of either company, even informally "
+            "at an industry event. If a competitor raises such a topic, end the conversation, make "
+            "it clear that you are doing so and report it to the General Counsel the same day.",
+        ),
+        (
+            "p",
+            "Many of our customers import and export goods, and we must comply with customs, export "
+            "control and sanctions laws. Do not handle shipments for any party on a government "
+            "restricted-party list, and follow the screening steps built into our order management "
+            "system. If you suspect that a shipment has been misdeclared or is destined for a "
+            "sanctioned country, stop and contact Trade Compliance before it moves.",
+        ),
+        (
+            "p",
+            "Customer information, such as volumes, rates, routes and forecasts, is entrusted to us "
+            "for a specific purpose. It must not be shared with other customers or used for any "
+            "other purpose, and it must be handled in line with its classification.",
+        ),
         # ------------------------------------------------------------- 9
         ("h1", "9", "Information and Equipment"),
         (
@@ -1844,6 +1963,36 @@ def _acme_handbook_blocks_part2(e: dict[str, str]) -> list[Block]:
             "You have the right to see the personal information Acme holds about you and to ask for "
             "it to be corrected. Requests should be made to People Operations and are answered "
             "within 30 days.",
+        ),
+        ("h2", "9.4", "Records and Document Retention"),
+        (
+            "p",
+            "Records are information created or received in the course of Acme's business that we "
+            "need to keep as evidence, such as contracts, bills of lading, proof-of-delivery "
+            "documents, invoices, safety inspections and personnel files. The Records Retention "
+            "Schedule sets out how long each type of record is kept and who is responsible for it. "
+            "Some examples are shown below.",
+        ),
+        (
+            "table",
+            ["Record", "Minimum retention period"],
+            [
+                ["Bills of lading and proof of delivery", "3 years"],
+                ["Invoices, payroll and tax records", "7 years"],
+                ["Personnel files", "7 years after employment ends"],
+                ["Driver qualification files", "3 years after employment ends"],
+                ["Accident and injury records", "5 years"],
+                ["Forklift certification records", "Duration of employment plus 3 years"],
+            ],
+            [0.55, 0.45],
+        ),
+        (
+            "p",
+            "Store records in the approved system for that record type, not in personal folders or "
+            "on local drives. When a record reaches the end of its retention period it should be "
+            "deleted or securely shredded unless a legal hold applies. The General Counsel issues "
+            "legal holds when records may be needed for litigation or an investigation; records "
+            "subject to a hold must not be deleted, altered or moved until the hold is lifted.",
         ),
         # ------------------------------------------------------------- 10
         ("h1", "10", "Leaving Acme"),

@@ -12,7 +12,7 @@ PATH_SEPARATOR = " › "
 NUMBERED_HEADING = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,3})\.?[ \t]+([A-Z][^\n]{1,90})$")
 MARKDOWN_HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*#*$")
 CAPS_HEADING = re.compile(r"^[A-Z][A-Z0-9 &/\-,'()]{2,60}$")
-TOC_LINE = re.compile(r"(\.{3,}|\s{2,})\S{1,6}$")  # "2.1 Mounting ........ 4": a contents entry, not a heading
+TOC_LINE = re.compile(r"(\.{3,}\s*|\s{2,})\S{1,6}$")  # "2.1 Mounting ........ 4": a contents entry, not a heading
 MAX_HEADING_WORDS = 12
 
 

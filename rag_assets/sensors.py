@@ -2,30 +2,15 @@
 
 
 import json
-from pathlib import Path
-
 from dagster import DefaultSensorStatus, RunRequest, SensorEvaluationContext, SensorResult, SkipReason, sensor
 
 from rag_serving.config import load_settings
 
-from .extraction import SUFFIX_TYPES
 from .jobs import ingest_job
 from .partitions import files_partitions
 from .pipeline import RegistrationError, register_file, validate_tenant_id
 from .resources import ChunkerResource, PostgresResource, TokenizerResource
-
-
-def inbox_files(inbox: Path) -> list[tuple[str, str, Path, str]]:
-    """(organization, rooftop, path, source path) for every supported file two levels below the inbox."""
-    found = []
-    if not inbox.is_dir():
-        return found
-    for org_dir in sorted(p for p in inbox.iterdir() if p.is_dir()):
-        for rooftop_dir in sorted(p for p in org_dir.iterdir() if p.is_dir()):
-            for path in sorted(rooftop_dir.rglob("*")):
-                if path.is_file() and path.suffix.lower() in SUFFIX_TYPES:
-                    found.append((org_dir.name, rooftop_dir.name, path, path.relative_to(rooftop_dir).as_posix()))
-    return found
+from .runner import tenant_folder_targets
 
 
 @sensor(job=ingest_job, minimum_interval_seconds=30, default_status=DefaultSensorStatus.STOPPED)
@@ -37,13 +22,14 @@ def inbox_sensor(
 ):
     inbox = load_settings().inbox
     seen: dict[str, str] = json.loads(context.cursor) if context.cursor else {}
-    files = inbox_files(inbox)
+    files = tenant_folder_targets(inbox)
     if not files:
         return SkipReason(f"no files under {inbox}/<organization>/<rooftop>/")
     digest = chunker.digest(tokenizer.load())
     requests, new_keys, now_seen = [], [], {}
     with database.connect() as conn:
-        for org, rooftop, path, source in files:
+        for target in files:
+            org, rooftop, path, source = target.organization_id, target.rooftop_id, target.path, target.source_path
             stat = path.stat()
             sidecar = path.with_name(path.name + ".meta.yaml")
             stamp = f"{stat.st_mtime_ns}:{stat.st_size}:{sidecar.stat().st_mtime_ns if sidecar.exists() else 0}:{digest}"

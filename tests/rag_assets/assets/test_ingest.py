@@ -1,0 +1,223 @@
+"""The ingest asset graph against a real PostgreSQL: bad files fail alone, versions swap atomically."""
+
+from pathlib import Path
+
+import pytest
+from dagster import DagsterInstance, materialize
+
+from rag_assets.assets.ingest import chunks, ingest_assets, pages, sections, source_documents
+from rag_assets.partitions import files_partitions
+from rag_assets.pipeline import register_file
+from rag_assets.resources import ChunkerResource, OcrResource, PostgresResource, TokenizerResource
+from rag_assets.runner import Target, ingest_targets
+from tests.pdfs import encrypted, pdf_with_image_page, text_pdf, zero_page_pdf
+
+HANDBOOK_V1 = text_pdf(
+    ["Acme Handbook", "1 Leave\n\nStaff get 12 weeks of parental leave.", "2 Hours\n\nCore hours are 10 to 4."],
+    roman_front=1,
+    outline=[("1 Leave", 0, 1), ("2 Hours", 0, 2)],
+)
+HANDBOOK_V2 = text_pdf(
+    ["Acme Handbook", "1 Leave\n\nStaff get 16 weeks of parental leave.", "2 Hours\n\nCore hours are 10 to 4."],
+    roman_front=1,
+    outline=[("1 Leave", 0, 1), ("2 Hours", 0, 2)],
+)
+
+
+class BrokenTokenizer(TokenizerResource):
+    """Simulates a crash part-way through ingest (after pages, during sections)."""
+
+    def load(self):
+        raise RuntimeError("simulated crash while sectioning")
+
+
+def resources_for(url: str, **overrides) -> dict:
+    res = {
+        "database": PostgresResource(url=url),
+        "tokenizer": TokenizerResource(),
+        "chunker": ChunkerResource(size=200, overlap=20, snap=20),
+        "ocr": OcrResource(enabled=True),
+    }
+    res.update(overrides)
+    return res
+
+
+def write(tmp_path: Path, name: str, data: bytes) -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+def run_batch(url, targets, **overrides):
+    return ingest_targets(targets, url=url, resources=resources_for(url, **overrides), instance=DagsterInstance.ephemeral())
+
+
+def crash_midway(url: str, path: Path) -> None:
+    """Register a new version and run the graph with a tokenizer that dies after the pages are written."""
+    with PostgresResource(url=url).connect() as c:
+        digest = ChunkerResource(size=200, overlap=20, snap=20).digest(TokenizerResource().load())
+        reg = register_file(c, path, organization_id="acme", rooftop_id="hq", source_path=path.name, digest=digest)
+    instance = DagsterInstance.ephemeral()
+    instance.add_dynamic_partitions(files_partitions.name, [reg.sha256])
+    result = materialize(ingest_assets, partition_key=reg.sha256, instance=instance,
+                         resources=resources_for(url, tokenizer=BrokenTokenizer()), raise_on_error=False)
+    assert not result.success
+
+
+def live_bodies(conn, source_path="handbook.pdf") -> str:
+    rows = conn.execute(
+        "SELECT c.body FROM chunks c JOIN documents d ON d.id = c.document_id "
+        "WHERE d.status = 'live' AND d.source_path = %s ORDER BY c.ordinal",
+        (source_path,),
+    ).fetchall()
+    return " ".join(r["body"] for r in rows)
+
+
+def test_each_bad_file_fails_alone_and_the_rest_of_the_batch_ingests(database_url, conn, tmp_path):
+    files = {
+        "good.pdf": HANDBOOK_V1,
+        "empty.pdf": b"",
+        "fake.pdf": b"just some text, not a pdf\n" * 10,
+        "truncated.pdf": HANDBOOK_V1[:700],
+        "corrupt.pdf": b"%PDF-1.7\n" + b"\x00garbage\xff" * 300 + b"\n%%EOF\n",
+        "locked.pdf": encrypted(HANDBOOK_V1, "hunter2"),
+        "open-encrypted.pdf": encrypted(HANDBOOK_V2, ""),
+        "zero.pdf": zero_page_pdf(),
+        "notes.md": b"# Notes\n\nThe canteen opens at 8.\n",
+    }
+    targets = [Target(write(tmp_path, n, d), "acme", "hq", n) for n, d in files.items()]
+    batch = run_batch(database_url, targets)
+    states = {o.target.source_path: o.state for o in batch.outcomes}
+    assert {n for n, s in states.items() if s == "new"} == {"good.pdf", "open-encrypted.pdf", "notes.md"}
+    failed = {n for n, s in states.items() if s == "failed"}
+    assert failed == {"empty.pdf", "fake.pdf", "truncated.pdf", "corrupt.pdf", "locked.pdf", "zero.pdf"}
+    errors = {r["source_path"]: r for r in conn.execute("SELECT * FROM ingest_errors WHERE severity = 'error'").fetchall()}
+    assert set(errors) == failed
+    assert errors["empty.pdf"]["error_class"] == "EmptyFile"
+    assert errors["fake.pdf"]["error_class"] == "NotAPdf"
+    assert errors["truncated.pdf"]["error_class"] == "TruncatedPdf"
+    assert errors["corrupt.pdf"]["error_class"] == "CorruptPdf"
+    assert errors["locked.pdf"]["error_class"] == "PasswordProtectedPdf"
+    assert errors["zero.pdf"]["error_class"] == "NoPages"
+    for name, row in errors.items():
+        assert row["message"].startswith(f"{name}: ")
+    statuses = {r["source_path"]: r["status"] for r in conn.execute("SELECT source_path, status FROM documents")}
+    assert statuses["good.pdf"] == "live" and statuses["locked.pdf"] == "failed"
+
+
+def test_failed_file_message_reaches_the_dagster_run(database_url, tmp_path):
+    path = write(tmp_path, "fake.pdf", b"not a pdf at all")
+    instance = DagsterInstance.ephemeral()
+    with PostgresResource(url=database_url).connect() as c:
+        reg = register_file(c, path, organization_id="acme", rooftop_id="hq", source_path="fake.pdf", digest="d")
+        c.commit()
+    instance.add_dynamic_partitions(files_partitions.name, [reg.sha256])
+    result = materialize(ingest_assets, partition_key=reg.sha256, instance=instance,
+                         resources=resources_for(database_url), raise_on_error=False)
+    assert not result.success
+    failure = next(e for e in result.all_events if e.is_step_failure)
+    assert "fake.pdf: not a PDF" in failure.step_failure_data.user_failure_data.description
+
+
+def test_unchanged_file_is_skipped_on_second_run(database_url, tmp_path):
+    target = Target(write(tmp_path, "handbook.pdf", HANDBOOK_V1), "acme", "hq", "handbook.pdf")
+    assert run_batch(database_url, [target]).outcomes[0].state == "new"
+    second = run_batch(database_url, [target]).outcomes[0]
+    assert second.state == "unchanged"
+
+
+def test_changed_file_replaces_the_old_version(database_url, conn, tmp_path):
+    path = write(tmp_path, "handbook.pdf", HANDBOOK_V1)
+    run_batch(database_url, [Target(path, "acme", "hq", "handbook.pdf")])
+    path.write_bytes(HANDBOOK_V2)
+    outcome = run_batch(database_url, [Target(path, "acme", "hq", "handbook.pdf")]).outcomes[0]
+    assert outcome.state == "changed"
+    assert "16 weeks" in live_bodies(conn) and "12 weeks" not in live_bodies(conn)
+    statuses = sorted(r["status"] for r in conn.execute("SELECT status FROM documents").fetchall())
+    assert statuses == ["live", "superseded"]
+    # The superseded version keeps its audit row but none of its searchable rows.
+    assert conn.execute("SELECT count(*) AS n FROM chunks c JOIN documents d ON d.id = c.document_id "
+                        "WHERE d.status = 'superseded'").fetchone()["n"] == 0
+
+
+def test_crash_mid_ingest_leaves_the_old_version_live(database_url, conn, tmp_path):
+    path = write(tmp_path, "handbook.pdf", HANDBOOK_V1)
+    run_batch(database_url, [Target(path, "acme", "hq", "handbook.pdf")])
+    before = live_bodies(conn)
+    path.write_bytes(HANDBOOK_V2)
+    crash_midway(database_url, path)
+    assert live_bodies(conn) == before and "12 weeks" in before
+    # The half-built version wrote pages, but nothing of it is live.
+    half = conn.execute("SELECT status, (SELECT count(*) FROM pages p WHERE p.document_id = d.id) AS pages "
+                        "FROM documents d WHERE status <> 'live'").fetchone()
+    assert half["status"] == "building" and half["pages"] == 3
+
+
+def test_retry_after_crash_completes_and_swaps(database_url, conn, tmp_path):
+    path = write(tmp_path, "handbook.pdf", HANDBOOK_V1)
+    run_batch(database_url, [Target(path, "acme", "hq", "handbook.pdf")])
+    path.write_bytes(HANDBOOK_V2)
+    crash_midway(database_url, path)
+    outcome = run_batch(database_url, [Target(path, "acme", "hq", "handbook.pdf")]).outcomes[0]
+    assert outcome.state == "retry"
+    assert "16 weeks" in live_bodies(conn)
+
+
+def test_pages_keep_physical_index_and_printed_label(database_url, conn, tmp_path):
+    run_batch(database_url, [Target(write(tmp_path, "handbook.pdf", HANDBOOK_V1), "acme", "hq", "handbook.pdf")])
+    rows = conn.execute("SELECT page_index, page_label FROM pages ORDER BY page_index").fetchall()
+    assert [(r["page_index"], r["page_label"]) for r in rows] == [(1, "i"), (2, "1"), (3, "2")]
+
+
+def test_chunks_carry_tenant_pages_labels_and_offsets(database_url, conn, tmp_path):
+    run_batch(database_url, [Target(write(tmp_path, "handbook.pdf", HANDBOOK_V1), "acme", "hq", "handbook.pdf")])
+    rows = conn.execute("SELECT c.*, s.heading_path FROM chunks c LEFT JOIN sections s ON s.id = c.section_id "
+                        "ORDER BY c.ordinal").fetchall()
+    leave = next(r for r in rows if "12 weeks" in r["body"])
+    assert (leave["organization_id"], leave["rooftop_id"]) == ("acme", "hq")
+    assert (leave["page_start"], leave["page_end"], leave["page_label_start"]) == (2, 2, "1")
+    assert leave["heading_path"] == "1 Leave"
+    page = conn.execute("SELECT text FROM pages WHERE document_id = %s AND page_index = 2", (leave["document_id"],)).fetchone()
+    assert page["text"][leave["char_start"]:leave["char_end"]] == leave["body"]
+    assert conn.execute("SELECT %s::tsvector @@ plainto_tsquery('english', 'parental leave') AS hit",
+                        (leave["tsv"],)).fetchone()["hit"]
+
+
+def test_image_only_page_is_ocred_during_ingest(database_url, conn, tmp_path):
+    pdf = pdf_with_image_page("Yard memo", ["GATE CODE 4417"])
+    run_batch(database_url, [Target(write(tmp_path, "memo.pdf", pdf), "acme", "north-yard", "memo.pdf")])
+    page = conn.execute("SELECT * FROM pages WHERE page_index = 2").fetchone()
+    assert page["ocr"] and not page["has_text_layer"] and "4417" in page["text"]
+
+
+def test_image_only_page_without_ocr_is_recorded_unreadable_with_warning(database_url, conn, tmp_path):
+    pdf = pdf_with_image_page("Yard memo", ["GATE CODE 4417"])
+    run_batch(database_url, [Target(write(tmp_path, "memo.pdf", pdf), "acme", "north-yard", "memo.pdf")],
+              ocr=OcrResource(enabled=False))
+    page = conn.execute("SELECT * FROM pages WHERE page_index = 2").fetchone()
+    assert page["unreadable"] and not page["ocr"]
+    warning = conn.execute("SELECT * FROM ingest_errors WHERE severity = 'warning'").fetchone()
+    assert warning["page_index"] == 2 and "memo.pdf: page 2" in warning["message"]
+    assert conn.execute("SELECT status FROM documents").fetchone()["status"] == "live"
+
+
+def test_asset_functions_run_as_a_small_graph_with_swapped_resources(database_url, conn, tmp_path):
+    path = write(tmp_path, "handbook.pdf", HANDBOOK_V1)
+    reg = register_file(conn, path, organization_id="acme", rooftop_id="hq", source_path="handbook.pdf", digest="x")
+    instance = DagsterInstance.ephemeral()
+    instance.add_dynamic_partitions(files_partitions.name, [reg.sha256])
+    result = materialize([source_documents, pages, sections, chunks], partition_key=reg.sha256, instance=instance,
+                         resources=resources_for(database_url))
+    assert result.success
+    meta = result.asset_materializations_for_node("chunks")[0].metadata
+    assert meta["chunks"].value >= 2 and meta["chunk_size"].value == 200
+    # Without the publish asset nothing is live yet.
+    assert conn.execute("SELECT status FROM documents").fetchone()["status"] == "building"
+
+
+def test_invalid_tenant_id_is_refused_naming_the_field(database_url, conn, tmp_path):
+    from rag_assets.pipeline import RegistrationError
+
+    with pytest.raises(RegistrationError, match="organization_id 'Acme Corp' is invalid"):
+        register_file(conn, write(tmp_path, "a.md", b"# A\n"), organization_id="Acme Corp", rooftop_id="hq",
+                      source_path="a.md", digest="x")
