@@ -136,7 +136,7 @@ _H1 = ParagraphStyle(
     fontName="Helvetica-Bold",
     fontSize=18,
     leading=23,
-    spaceBefore=10,
+    spaceBefore=22,
     spaceAfter=14,
     keepWithNext=1,
     textColor=colors.HexColor("#1F3A5F"),
@@ -2096,4 +2096,718 @@ def _build_acme_handbook(path: pathlib.Path, year: int) -> None:
         outline=True,
         chapter_new_page=True,
         front_matter_pages=4,
+    )
+
+
+# ---------------------------------------------------------------------------
+# X200 product manual (no outline; numbering only in the text)
+# ---------------------------------------------------------------------------
+
+_X200_PARTS = [
+    ["X200-PSU-04", "Power supply module, 24 V DC, 150 W", "5 years, or on failure"],
+    ["X200-FAN-12", "Condenser fan assembly, 350 mm, EC motor", "3 years (about 20,000 operating hours)"],
+    ["X200-FAN-07", "Evaporator fan motor with guard", "3 years"],
+    ["X200-FLT-02", "Return air filter, washable aluminium mesh", "Clean monthly; replace every 12 months"],
+    ["X200-SNS-07", "Temperature sensor, PT1000, 2 m cable", "4 years, or if drift exceeds 0.5 °C"],
+    ["X200-SNS-11", "Suction pressure transducer, 0 to 10 bar", "5 years"],
+    ["X200-HTR-05", "Defrost heater element, 1.2 kW", "4 years"],
+    ["X200-BAT-03", "Lithium backup battery for clock and data logger", "2 years"],
+    ["X200-GSK-09", "Service panel gasket set", "Every time the service panel is removed"],
+    ["X200-CTL-01", "Main controller board with firmware", "On failure only"],
+]
+
+_X200_ERRORS = [
+    ["E-101", "Supply air sensor fault", "Check sensor X200-SNS-07 connector J4; replace sensor if resistance is out of range."],
+    ["E-102", "Return air sensor fault", "Check connector J5 and cable routing; replace sensor if faulty."],
+    ["E-103", "High discharge pressure", "Clean condenser coil, check condenser fan; verify ambient is below 43 °C."],
+    ["E-104", "Coolant pressure low", "Check for refrigerant leaks and low charge; call a certified refrigeration technician."],
+    ["E-105", "Compressor overload trip", "Allow 15 minutes to cool; check supply voltage and contactor; reset once only."],
+    ["E-106", "Condenser fan failure", "Check fan fuse F2 and wiring; replace fan assembly X200-FAN-12 if it does not start."],
+    ["E-107", "Defrost timeout", "Defrost did not end within 45 minutes; check heater X200-HTR-05 and termination sensor."],
+    ["E-108", "Door open too long", "Close the cold room door; alarm clears automatically after 60 seconds."],
+    ["E-109", "Supply voltage out of range", "Measure supply; unit tolerates 400 V plus or minus 10 percent; check PSU X200-PSU-04."],
+    ["E-110", "Monitoring gateway not reachable", "Check network cable and gateway; unit keeps logging locally for up to 30 days."],
+    ["E-111", "Backup battery low", "Replace battery X200-BAT-03 within 14 days to avoid loss of logged data."],
+    ["E-112", "High box temperature", "Temperature above alarm limit for 20 minutes; check door, load and evaporator icing."],
+]
+
+
+def _x200_manual_blocks() -> list[Block]:
+    return [
+        ("title", "X200 Refrigeration Unit"),
+        ("subtitle", "Installation, Operation and Maintenance Manual"),
+        ("center", "Document X200-OM-EN, revision C, September 2023. Issued by Acme Logistics Facilities Engineering."),
+        ("spacer", 12),
+        ("h1", "1", "Overview"),
+        ("h2", "1.1", "About This Manual"),
+        (
+            "p",
+            "This manual describes the installation, operation, routine maintenance and "
+            "troubleshooting of the X200 refrigeration unit used in the chilled and frozen storage "
+            "rooms at Acme Logistics sites. It is intended for facilities technicians, shift "
+            "supervisors responsible for cold-store areas and approved service contractors. Keep "
+            "the manual in the plant room next to each unit and make sure the latest revision is "
+            "available on the Facilities page of the intranet.",
+        ),
+        (
+            "p",
+            "Revision C replaces revision B of March 2022. The main changes are the new error codes "
+            "E-110 to E-112, the updated replacement interval for the condenser fan assembly and the "
+            "procedure for connecting the unit to the site monitoring gateway. Earlier revisions "
+            "should be removed from plant rooms and destroyed.",
+        ),
+        ("h2", "1.2", "Intended Use"),
+        (
+            "p",
+            "The X200 is a packaged, single-circuit refrigeration unit designed to hold cold rooms "
+            "of up to 350 cubic meters at setpoints between -25 °C and +10 °C. It combines a "
+            "scroll compressor, an air-cooled condenser, a ceiling-mounted evaporator, electric "
+            "defrost and a microprocessor controller with a built-in data logger. Chilled rooms "
+            "normally run at +4 °C and frozen rooms at -20 °C.",
+        ),
+        (
+            "p",
+            "The unit must only be used for the storage of packaged goods. It is not designed for "
+            "blast freezing, for rooms with a high humidity load such as fresh produce washing "
+            "areas, or for use in explosive atmospheres. Any modification to the refrigeration "
+            "circuit, electrical panel or controller firmware other than those described in this "
+            "manual invalidates the warranty and must be approved in writing by Facilities "
+            "Engineering.",
+        ),
+        ("h2", "1.3", "Safety Notices"),
+        (
+            "p",
+            "Read this section before working on the unit. Failure to follow these instructions may "
+            "result in serious injury, damage to the equipment or loss of stored product.",
+        ),
+        (
+            "ul",
+            [
+                "<b>Electrical hazard.</b> Isolate the unit at the local isolator and lock it off "
+                "before removing any panel. The controller remains live from the backup battery, "
+                "and capacitors in the fan drives may hold a charge for up to five minutes after "
+                "isolation.",
+                "<b>Pressure and refrigerant hazard.</b> The X200 contains R-452A refrigerant under "
+                "pressure. Only technicians holding a current refrigerant handling certification "
+                "may open the refrigeration circuit. Wear safety glasses and gloves when working "
+                "near refrigerant lines.",
+                "<b>Moving parts.</b> Fans may start automatically without warning. Never reach "
+                "into a fan guard while the unit is powered.",
+                "<b>Cold surfaces.</b> Evaporator coils and suction lines can cause cold burns. "
+                "Wear insulated gloves when handling them.",
+                "<b>Working at height.</b> Evaporators are ceiling mounted. Use a platform or "
+                "mobile elevating work platform, never a pallet raised on a forklift.",
+            ],
+        ),
+        ("h2", "1.4", "Technical Specifications"),
+        (
+            "table",
+            ["Parameter", "Value"],
+            [
+                ["Model", "X200 (chilled variant X200-C, frozen variant X200-F)"],
+                ["Cooling capacity", "11.5 kW at -20 °C room, 32 °C ambient"],
+                ["Setpoint range", "-25 °C to +10 °C"],
+                ["Refrigerant", "R-452A, factory charge 6.8 kg"],
+                ["Power supply", "400 V, 3-phase, 50/60 Hz; control circuit 24 V DC"],
+                ["Maximum current", "28 A"],
+                ["Ambient operating range", "-15 °C to +43 °C"],
+                ["Sound pressure level", "58 dB(A) at 10 m from condenser"],
+                ["Weight", "Condensing unit 210 kg; evaporator 64 kg"],
+                ["Data logger", "5-minute interval, 90 days internal storage"],
+            ],
+            [0.38, 0.62],
+        ),
+        ("h1", "2", "Installation"),
+        (
+            "p",
+            "Installation must be carried out by a qualified refrigeration contractor approved by "
+            "Facilities Engineering. The contractor completes the commissioning checklist at the end "
+            "of this chapter and returns a signed copy to the site Facilities lead before the cold "
+            "room is loaded.",
+        ),
+        ("h2", "2.1", "Mounting"),
+        (
+            "p",
+            "Mount the condensing unit outdoors on a level concrete plinth or on the wall brackets "
+            "supplied, at least 300 mm above the ground to allow for snow and surface water. Leave a "
+            "clearance of at least 800 mm in front of the service panel, 500 mm behind the condenser "
+            "coil and 2 m above the fan discharge. Do not install the condenser where it can draw in "
+            "its own discharge air or exhaust from vehicles at the dock.",
+        ),
+        (
+            "p",
+            "Suspend the evaporator from the cold room ceiling using the four M10 threaded rods "
+            "supplied, with the air discharge directed along the longest dimension of the room. "
+            "Leave at least 500 mm between the back of the evaporator and the wall for return air. "
+            "Make sure the unit is level, or falls slightly towards the drain connection, so that "
+            "defrost water drains fully.",
+        ),
+        (
+            "p",
+            "Run the condensate drain line with a fall of at least 1 in 50 and fit a trap outside "
+            "the cold room. In frozen rooms, the drain line inside the room must be fitted with the "
+            "self-regulating trace heater supplied in the installation kit.",
+        ),
+        ("h2", "2.2", "Electrical Connection"),
+        (
+            "p",
+            "Connect the unit to a dedicated 400 V three-phase supply protected by a 32 A type C "
+            "circuit breaker and a lockable isolator within sight of the condensing unit. Cable "
+            "sizes must be calculated for the route length by the installing electrician. Check the "
+            "phase rotation before first start: the compressor is protected by a phase monitor that "
+            "prevents starting if the rotation is wrong, and the controller then shows error E-109.",
+        ),
+        (
+            "p",
+            "The 24 V DC control circuit is supplied by the power supply module X200-PSU-04 mounted "
+            "in the electrical panel. Connect the door switch to terminals 11 and 12, the remote "
+            "alarm relay to terminals 21 to 23 and the optional emergency stop to terminals 31 and "
+            "32. Remove the factory link across terminals 31 and 32 only when an emergency stop is "
+            "fitted.",
+        ),
+        ("h2", "2.3", "Refrigerant Lines"),
+        (
+            "p",
+            "Use refrigeration-grade copper tubing, sized according to the line sizing table in the "
+            "installation kit for the distance between the condensing unit and the evaporator. The "
+            "maximum equivalent line length is 30 m and the maximum height difference is 10 m. "
+            "Insulate the suction line along its entire length with closed-cell insulation at least "
+            "19 mm thick.",
+        ),
+        (
+            "p",
+            "Braze joints under a flow of dry nitrogen, pressure test the circuit with nitrogen to "
+            "28 bar for at least 24 hours and evacuate to below 500 microns before charging. Record "
+            "the additional refrigerant charge on the unit's rating plate and in the site refrigerant "
+            "log.",
+        ),
+        ("h2", "2.4", "Network and Monitoring Setup"),
+        (
+            "p",
+            "Each X200 reports temperatures, alarms and energy use to the site monitoring gateway "
+            "over a wired Ethernet connection. Connect a shielded Cat 6 cable to port LAN1 on the "
+            "controller. The controller obtains its address by DHCP; Facilities Engineering "
+            "reserves addresses in the 10.40.x.x range for refrigeration equipment. Wireless "
+            "connection is not supported.",
+        ),
+        (
+            "p",
+            "In the gateway configuration screen, add the unit using the serial number shown on the "
+            "rating plate and assign it to the correct cold room. Confirm that readings appear on "
+            "the dashboard within ten minutes. If the gateway cannot reach the unit, the controller "
+            "shows error E-110 and continues logging locally.",
+        ),
+        ("h3", "Commissioning checklist"),
+        (
+            "ul",
+            [
+                "Phase rotation verified and supply voltage recorded at the isolator.",
+                "Circuit pressure tested, evacuated and charged; total charge recorded.",
+                "Door switch, remote alarm and emergency stop tested.",
+                "Setpoint, alarm limits and defrost schedule set as specified for the room.",
+                "Unit visible on the monitoring dashboard with correct room name.",
+                "Room pulled down to setpoint and held for at least four hours before loading.",
+            ],
+        ),
+        ("h1", "3", "Operation"),
+        ("h2", "3.1", "Control Panel"),
+        (
+            "p",
+            "The control panel on the front of the electrical enclosure has a four-digit display, "
+            "four status lights and four buttons: SET, UP, DOWN and DEF. In normal operation the "
+            "display shows the room temperature measured by the return air sensor, with one "
+            "decimal place. The status lights show, from left to right, compressor running (green), "
+            "fans running (green), defrost in progress (amber) and alarm active (red).",
+        ),
+        (
+            "p",
+            "Press SET once to show the current setpoint; press it again within five seconds to "
+            "change it with UP and DOWN, then press SET to confirm. Press and hold DEF for three "
+            "seconds to start a manual defrost. The panel locks automatically after 60 seconds "
+            "without use; to unlock it, hold UP and DOWN together for five seconds and enter the "
+            "four-digit operator code issued by the site Facilities lead.",
+        ),
+        ("h2", "3.2", "Setpoints and Operating Modes"),
+        (
+            "p",
+            "The setpoint is the temperature the controller aims to hold in the room. The default "
+            "setpoints are +4 °C for chilled rooms and -20 °C for frozen rooms, with a control "
+            "differential of 2 K: the compressor starts when the room rises 2 K above the setpoint "
+            "and stops when the setpoint is reached. Changes to setpoints must be authorized by the "
+            "Site Manager and recorded in the cold room log, because customer contracts specify "
+            "storage temperatures.",
+        ),
+        (
+            "p",
+            "The X200 has three operating modes. In Normal mode the unit controls to the setpoint "
+            "and runs scheduled defrosts. In Eco mode, which can be scheduled for weekends or "
+            "holidays when the room is closed, the setpoint is raised by 1 K and the condenser fan "
+            "speed is reduced to save energy. In Service mode, which requires the technician code, "
+            "the compressor and fans can be started and stopped individually for testing; the unit "
+            "returns to Normal mode automatically after 30 minutes.",
+        ),
+        ("h2", "3.3", "Defrost Cycle"),
+        (
+            "p",
+            "Ice builds up on the evaporator coil during normal operation and must be removed "
+            "regularly. By default, frozen rooms defrost four times a day, at 02:00, 08:00, 14:00 "
+            "and 20:00, and chilled rooms twice a day, at 03:00 and 15:00. During defrost the "
+            "compressor and evaporator fans stop and the heater X200-HTR-05 warms the coil until "
+            "the termination sensor reaches 10 °C.",
+        ),
+        (
+            "p",
+            "A defrost normally takes 15 to 25 minutes. If it has not ended after 45 minutes, the "
+            "controller stops the heater, shows error E-107 and returns to cooling. After defrost, "
+            "the fans restart only when the coil has cooled below -5 °C, to avoid blowing water "
+            "droplets into the room. Avoid scheduling defrosts during peak door-opening periods, "
+            "such as the start of an inbound shift.",
+        ),
+        ("h2", "3.4", "Alarms and Data Logging"),
+        (
+            "p",
+            "The controller raises an alarm when the room temperature stays more than 3 K above the "
+            "setpoint for 20 minutes (error E-112), when the door stays open for more than five "
+            "minutes (E-108) and whenever a fault code from section 5 is active. Alarms switch on "
+            "the red light, sound the panel buzzer, operate the remote alarm relay and are sent to "
+            "the monitoring gateway, which notifies the site on-call technician by text message.",
+        ),
+        (
+            "p",
+            "Press any button to silence the buzzer. The alarm remains active, and the red light "
+            "stays on, until the condition has cleared. The data logger records room temperature, "
+            "setpoint, alarms and defrosts every five minutes and keeps 90 days of data. Logged "
+            "data can be downloaded as a CSV file from the monitoring dashboard or, if the network "
+            "is unavailable, to a USB memory stick using the service port behind the front panel. "
+            "Temperature records must be kept for at least two years for food and pharmaceutical "
+            "customers.",
+        ),
+        ("h1", "4", "Maintenance"),
+        ("h2", "4.1", "Maintenance Schedule"),
+        (
+            "p",
+            "Regular maintenance keeps the X200 efficient and reliable and protects stored product. "
+            "The tasks below are the minimum requirement; sites with dusty surroundings, such as "
+            "those next to unpaved yards, should clean condenser coils more often.",
+        ),
+        (
+            "table",
+            ["Interval", "Task", "Performed by"],
+            [
+                ["Daily", "Check room temperature against the log and look for active alarms", "Shift supervisor"],
+                ["Weekly", "Inspect evaporator for ice build-up; check door seals and strip curtains", "Facilities technician"],
+                ["Monthly", "Clean return air filter X200-FLT-02; check drain line and trace heater", "Facilities technician"],
+                ["Quarterly", "Clean condenser coil; check fan blades and electrical terminals", "Facilities technician"],
+                ["Annually", "Leak test, refrigerant charge check, sensor calibration, controller update", "Certified contractor"],
+            ],
+            [0.17, 0.58, 0.25],
+        ),
+        ("h2", "4.2", "Replacement Parts"),
+        (
+            "p",
+            "Use only genuine X200 parts. Order spares through the Facilities purchasing catalogue "
+            "using the part numbers below; each site should keep at least one return air filter, "
+            "one temperature sensor and one backup battery in stock. The replacement intervals are "
+            "recommendations for units running continuously and may be extended after inspection.",
+        ),
+        ("table", ["Part number", "Description", "Replacement interval"], _X200_PARTS, [0.22, 0.45, 0.33]),
+        ("h2", "4.3", "Replacing the Condenser Fan"),
+        (
+            "p",
+            "The condenser fan assembly X200-FAN-12 is replaced as a complete unit, including motor, "
+            "blade and guard. Two people are needed because the assembly weighs 18 kg.",
+        ),
+        (
+            "ul",
+            [
+                "Isolate the unit at the local isolator, lock it off and wait five minutes for the fan "
+                "drive to discharge.",
+                "Remove the top grille (six screws) and disconnect the fan plug X7 in the junction box.",
+                "Support the fan assembly and remove the four M8 mounting bolts.",
+                "Lift the assembly out, fit the new assembly and tighten the bolts to 20 Nm.",
+                "Reconnect plug X7, refit the grille and remove the lock.",
+                "Start the unit in Service mode and confirm that the fan runs in the correct direction "
+                "and that error E-106 has cleared.",
+            ],
+        ),
+        ("h2", "4.4", "Cleaning"),
+        (
+            "p",
+            "Clean the condenser coil from the inside outwards with a soft brush and low-pressure "
+            "water or compressed air, never with a pressure washer, which bends the fins. Clean the "
+            "evaporator coil only with the approved non-corrosive coil cleaner, and only when the "
+            "room has been emptied or the product is protected. Wipe the control panel with a damp "
+            "cloth; do not use solvents. Remove the return air filter X200-FLT-02, wash it in warm "
+            "water with mild detergent, let it dry fully and refit it.",
+        ),
+        ("h1", "5", "Troubleshooting"),
+        ("h2", "5.1", "Error Codes"),
+        (
+            "p",
+            "When a fault is detected, the display alternates between the room temperature and the "
+            "error code, and the red alarm light comes on. The table below lists all error codes, "
+            "their meaning and the first action to take. If a code returns after being cleared, or "
+            "if more than one code is shown, contact support as described in section 5.3.",
+        ),
+        ("table", ["Code", "Meaning", "What to do"], _X200_ERRORS, [0.12, 0.30, 0.58]),
+        ("h2", "5.2", "Common Problems"),
+        (
+            "p",
+            "<b>Room temperature slowly rising, no error code.</b> Check that the door is closing "
+            "properly and that strip curtains are intact. Make sure pallets are not blocking the "
+            "evaporator air flow; keep at least 300 mm of clear space in front of the evaporator. "
+            "Check the return air filter, which can reduce air flow by a third when clogged.",
+        ),
+        (
+            "p",
+            "<b>Heavy ice on the evaporator.</b> This usually means that defrosts are too infrequent "
+            "for the amount of moist air entering the room, or that the defrost heater has failed. "
+            "Start a manual defrost and watch the amber light; if the coil is still iced after the "
+            "defrost, check the heater. Increase the number of defrosts only after checking the door "
+            "seals.",
+        ),
+        (
+            "p",
+            "<b>Water on the cold room floor.</b> Check that the drain line is not blocked or frozen "
+            "and that the drain trace heater is working. In frozen rooms a frozen drain line is the "
+            "most common cause of water leaking from the evaporator tray.",
+        ),
+        (
+            "p",
+            "<b>Unit does not start after a power cut.</b> The controller waits a random delay of up "
+            "to three minutes before restarting, so that all units on a site do not start at the "
+            "same time. If the unit still does not start, check for error E-109 and the phase "
+            "monitor light in the electrical panel.",
+        ),
+        ("h2", "5.3", "Contacting Support"),
+        (
+            "p",
+            "For faults that cannot be solved using this manual, contact the Facilities Engineering "
+            "help line on extension 4410 between 07:00 and 19:00, Monday to Friday. Outside those "
+            "hours, call the refrigeration on-call technician through the site security desk. "
+            "Before calling, note the unit serial number, the error code or codes shown, the room "
+            "temperature and setpoint, and what has already been checked.",
+        ),
+        (
+            "p",
+            "If the room temperature is rising and is likely to exceed the customer's limit, inform "
+            "the shift supervisor immediately so that the stock can be moved to another room. "
+            "Product safety takes priority over repairing the unit.",
+        ),
+    ]
+
+
+def _build_x200_manual(path: pathlib.Path) -> None:
+    _build_pdf(
+        path,
+        _x200_manual_blocks(),
+        title="X200 Product Manual",
+        author="Acme Logistics Facilities Engineering",
+        subject="X200 refrigeration unit installation, operation and maintenance manual",
+        header_left="X200 Refrigeration Unit",
+        header_right="Manual X200-OM-EN rev. C",
+        outline=False,
+        chapter_new_page=False,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Information security policy (nested outline)
+# ---------------------------------------------------------------------------
+
+
+def _security_policy_blocks() -> list[Block]:
+    return [
+        ("title", "Information Security Policy"),
+        ("subtitle", "Acme Logistics LLC"),
+        (
+            "center",
+            "Policy IS-01, version 3.2, approved 1 June 2024. Owner: Chief Information Security "
+            "Officer. Classification: Internal.",
+        ),
+        ("spacer", 10),
+        ("h1", "1", "Purpose"),
+        (
+            "p",
+            "Acme Logistics depends on its information systems to plan routes, run warehouses, "
+            "bill customers and pay employees. A serious security incident could stop trucks from "
+            "moving, expose customer and employee data and damage the trust our customers place in "
+            "us. This policy sets out the minimum rules that everyone must follow to protect Acme's "
+            "information and systems against unauthorized access, loss and disruption.",
+        ),
+        (
+            "p",
+            "The policy is deliberately short and practical. Detailed technical standards, such as "
+            "the server hardening standard and the cryptography standard, are maintained by the "
+            "Security team and support this policy; where they set stricter requirements, those "
+            "requirements apply.",
+        ),
+        ("h1", "2", "Scope"),
+        (
+            "p",
+            "This policy applies to all employees, temporary workers, contractors and suppliers who "
+            "use Acme information or systems, wherever they are working. It covers all information "
+            "owned by Acme or entrusted to us by customers and partners, in any form, and all "
+            "systems used to process it, including laptops, phones, handheld scanners, in-cab "
+            "telematics, warehouse control systems, cloud services and paper records.",
+        ),
+        (
+            "p",
+            "The Chief Information Security Officer (CISO), Tomasz Wieczorek, owns this policy and "
+            "reviews it at least once a year. Managers are responsible for making sure their teams "
+            "know and follow it, and every user is personally responsible for complying with it.",
+        ),
+        ("h1", "3", "Access Control"),
+        (
+            "p",
+            "Access to Acme systems is granted on the principle of least privilege: people receive "
+            "only the access they need for their current role, and no more. Every user has a "
+            "personal account; shared accounts are not allowed except for documented technical "
+            "purposes approved by the Security team.",
+        ),
+        ("h2", "3.1", "Passwords"),
+        (
+            "p",
+            "Passwords must be at least 14 characters long. We recommend passphrases made of four "
+            "or more unrelated words, which are long but easy to remember. Passwords must not "
+            "contain your name, username or the word Acme, and must not be reused from any of your "
+            "previous 10 passwords or from any personal account.",
+        ),
+        (
+            "p",
+            "Passwords do not expire on a fixed schedule. You must change your password immediately, "
+            "however, if you suspect that it has been disclosed, if it appears in a breach "
+            "notification from the Security team or if IT asks you to. Accounts are locked for 15 "
+            "minutes after 10 consecutive failed login attempts.",
+        ),
+        (
+            "p",
+            "Never write passwords down, store them in a spreadsheet or share them with anyone, "
+            "including your manager or IT staff. Use the approved password manager, Acme Vault, to "
+            "store passwords for business systems that are not connected to single sign-on. "
+            "Service and system accounts must have randomly generated passwords of at least 24 "
+            "characters stored in the privileged access vault.",
+        ),
+        ("h2", "3.2", "Multi-Factor Authentication"),
+        (
+            "p",
+            "Multi-factor authentication (MFA) is mandatory for all users for email, single sign-on, "
+            "VPN and remote desktop access, all cloud services that hold Internal or higher "
+            "information, and every administrative or privileged account. The approved second "
+            "factors are the Acme Authenticator app with number matching and FIDO2 hardware "
+            "security keys. SMS codes and voice calls are not accepted, except as a temporary "
+            "fallback for up to seven days while a replacement device is issued.",
+        ),
+        (
+            "p",
+            "Privileged accounts, such as domain administrators and cloud administrators, must use "
+            "FIDO2 hardware security keys. Never approve an MFA request that you did not start "
+            "yourself; report unexpected requests to the IT Service Desk immediately, because they "
+            "usually mean that someone else knows your password.",
+        ),
+        ("h2", "3.3", "Access Reviews and Privileged Accounts"),
+        (
+            "p",
+            "Access is requested through the IT Service Desk and approved by the user's manager and, "
+            "for sensitive systems, by the system owner. System owners review the access to their "
+            "systems every six months, and privileged access every quarter. Access that is no "
+            "longer needed must be removed within five working days of the review.",
+        ),
+        (
+            "p",
+            "When an employee changes role, access that is no longer needed is removed within five "
+            "working days. When someone leaves Acme, their accounts are disabled by the end of "
+            "their last working day, or immediately in the case of a dismissal. Administrators must "
+            "use a separate privileged account for administrative tasks and must never read email "
+            "or browse the web with it.",
+        ),
+        ("h1", "4", "Data Classification"),
+        (
+            "p",
+            "All information must be classified by its owner according to the harm that would be "
+            "caused if it were disclosed, altered or lost. The classification determines how the "
+            "information must be stored, shared and destroyed. If you are unsure, treat the "
+            "information as Confidential and ask the owner.",
+        ),
+        ("h2", "4.1", "Classification Levels"),
+        (
+            "p",
+            "Acme uses four classification levels, from least to most sensitive. Documents and "
+            "emails classified as Confidential or Restricted must be labeled in the header or "
+            "subject line.",
+        ),
+        (
+            "table",
+            ["Level", "Definition", "Examples"],
+            [
+                ["Public", "Approved for release to anyone", "Website content, published press releases, job adverts"],
+                ["Internal", "For use within Acme; limited harm if disclosed", "Intranet pages, internal procedures, this policy"],
+                ["Confidential", "Could harm Acme, customers or partners if disclosed", "Customer shipment data, contracts, rates, unreleased financial results"],
+                ["Restricted", "Serious harm or legal breach if disclosed", "Employee personal and medical data, payroll, bank details, security keys"],
+            ],
+            [0.18, 0.37, 0.45],
+        ),
+        ("h2", "4.2", "Handling Rules"),
+        (
+            "p",
+            "The table below summarizes the minimum handling rules for each level. Public "
+            "information has no special handling requirements beyond checking that it has been "
+            "approved for release.",
+        ),
+        (
+            "table",
+            ["Level", "Storage", "Sharing outside Acme", "Disposal"],
+            [
+                ["Internal", "Approved Acme systems", "Only with a business need", "Normal deletion; recycling bins"],
+                ["Confidential", "Approved Acme systems with access limited to a team or project", "Only under a non-disclosure agreement, using encrypted transfer", "Secure deletion; locked shredding bins"],
+                ["Restricted", "Approved systems listed in the data register, encrypted, access logged", "Only with CISO or Data Protection Officer approval, encrypted", "Secure deletion with certificate; cross-cut shredding"],
+            ],
+            [0.17, 0.30, 0.30, 0.23],
+        ),
+        (
+            "p",
+            "Confidential and Restricted information must never be sent to personal email accounts, "
+            "stored on personal devices or cloud services, or entered into unapproved generative "
+            "AI tools. Printed Restricted information must be collected from the printer "
+            "immediately and locked away when not in use.",
+        ),
+        ("h1", "5", "Devices and Networks"),
+        ("h2", "5.1", "Endpoint Security"),
+        (
+            "p",
+            "Only devices managed by Acme IT may connect to the corporate network or access "
+            "Internal or higher information, except personal phones enrolled in the approved mobile "
+            "management app. All laptops must have full-disk encryption, the standard endpoint "
+            "protection agent and automatic updates enabled. Users must not disable or bypass any "
+            "of these controls.",
+        ),
+        (
+            "p",
+            "Screens must lock automatically after 5 minutes of inactivity, and you must lock your "
+            "screen manually whenever you leave your device. Security updates are installed within "
+            "14 days of release; critical updates for vulnerabilities that are being actively "
+            "exploited are installed within 72 hours. Devices that miss updates for more than 30 "
+            "days are blocked from the network until they are brought up to date.",
+        ),
+        ("h2", "5.2", "Remote Access and Wi-Fi"),
+        (
+            "p",
+            "Remote access to internal systems is only permitted through the corporate VPN or the "
+            "approved zero-trust access portal, both protected by MFA. When working on public Wi-Fi, "
+            "such as in hotels, airports or cafes, connect to the VPN before doing any work and "
+            "avoid networks that require you to install software. Be aware of people who can see "
+            "your screen, and use a privacy filter when traveling.",
+        ),
+        (
+            "p",
+            "Warehouse and yard wireless networks are reserved for operational devices such as "
+            "handheld scanners and vehicle terminals. Personal devices must use the separate guest "
+            "network, which has no access to internal systems.",
+        ),
+        ("h2", "5.3", "Removable Media"),
+        (
+            "p",
+            "USB storage devices are blocked on Acme laptops by default. Where a business need "
+            "exists, for example for downloading logs from refrigeration units or transferring data "
+            "to a customer without a network connection, the Security team can issue an encrypted "
+            "USB drive registered to you. Never plug in a USB device you have found or been given "
+            "at an event; hand it to the IT Service Desk.",
+        ),
+        ("h1", "6", "Incident Reporting"),
+        ("h2", "6.1", "What to Report"),
+        (
+            "p",
+            "A security incident is any event that could compromise the confidentiality, integrity "
+            "or availability of Acme information or systems. You must report anything you suspect, "
+            "even if you are not sure it is an incident and even if you caused it yourself. "
+            "Examples include:",
+        ),
+        (
+            "ul",
+            [
+                "a lost or stolen laptop, phone, scanner, badge or encrypted USB drive;",
+                "clicking a link or opening an attachment in a suspicious email, or entering your "
+                "password on a suspicious page;",
+                "unexpected MFA prompts, password reset messages or account lockouts;",
+                "information sent to the wrong person, or Confidential documents left in a public "
+                "place;",
+                "unusual system behavior, such as ransom messages, files that cannot be opened or "
+                "security software being disabled;",
+                "anyone asking for credentials, payment changes or sensitive data in an unusual way, "
+                "including by phone.",
+            ],
+        ),
+        ("h2", "6.2", "How and When to Report"),
+        (
+            "p",
+            "Report suspected incidents to the IT Service Desk on extension 4357 or to "
+            "security@acme-logistics.example as soon as possible and in any case within 4 hours of "
+            "discovering them. Outside service desk hours, call the same extension and select the "
+            "security option to reach the on-call security analyst. Lost devices must also be "
+            "reported to your manager.",
+        ),
+        (
+            "p",
+            "Do not try to investigate the incident yourself, delete suspicious emails, switch off "
+            "an affected computer or contact the apparent attacker. If you think your computer is "
+            "infected, disconnect it from the network by unplugging the cable or turning off "
+            "Wi-Fi, leave it switched on and wait for instructions. Nobody will be disciplined for "
+            "reporting an incident in good faith, but failing to report a known incident is a "
+            "breach of this policy.",
+        ),
+        ("h2", "6.3", "Incident Response"),
+        (
+            "p",
+            "The Security team assesses every report and assigns a severity from 1 (critical) to 4 "
+            "(low). Severity 1 and 2 incidents are managed by the incident response team led by the "
+            "CISO, which includes IT, Legal, Communications and the affected business areas. Where "
+            "personal data is involved, the Data Protection Officer decides whether regulators, "
+            "customers or individuals must be notified, within the deadlines set by law and by our "
+            "customer contracts, which can be as short as 24 hours.",
+        ),
+        ("h1", "7", "Suppliers and Third Parties"),
+        (
+            "p",
+            "Suppliers that will access Acme systems or process Confidential or Restricted "
+            "information must pass a security assessment by the Security team before a contract is "
+            "signed, and must be reassessed every two years. Contracts must include the standard "
+            "security and data protection schedule, which requires suppliers to notify Acme of any "
+            "incident affecting our information within 24 hours.",
+        ),
+        (
+            "p",
+            "Supplier access to Acme systems is granted through named accounts with MFA, limited to "
+            "the systems and time periods needed, and is reviewed by the Acme contract owner every "
+            "quarter. Remote support sessions for warehouse or refrigeration equipment must be "
+            "initiated by Acme staff and are never left permanently open.",
+        ),
+        ("h1", "8", "Compliance and Exceptions"),
+        (
+            "p",
+            "All users must complete the information security awareness course when they join and "
+            "every year afterwards, and take part in regular phishing simulations. Compliance with "
+            "this policy is monitored by the Security team and audited by Internal Audit.",
+        ),
+        (
+            "p",
+            "Where a business need cannot be met within this policy, an exception may be requested "
+            "through the IT Service Desk. Exceptions must be approved by the CISO, are granted for a "
+            "maximum of 12 months and are recorded in the risk register with the compensating "
+            "controls that apply. Breaches of this policy may result in disciplinary action, up to "
+            "and including dismissal, and in the termination of contracts with suppliers.",
+        ),
+    ]
+
+
+def _build_security_policy(path: pathlib.Path) -> None:
+    _build_pdf(
+        path,
+        _security_policy_blocks(),
+        title="Information Security Policy",
+        author="Acme Logistics Information Security",
+        subject="Acme Logistics information security policy IS-01 version 3.2",
+        header_left="Acme Logistics",
+        header_right="Information Security Policy IS-01 v3.2",
+        outline=True,
+        chapter_new_page=False,
     )

@@ -39,6 +39,11 @@ class MigrationError(RuntimeError):
 def server_url(settings: Settings) -> str:
     """URL of the application database, starting the embedded server when no external one is set."""
     if settings.database_url:
+        if not settings.dagster_database_url:
+            try:
+                ensure_database(settings.database_url, DAGSTER_DATABASE)
+            except psycopg.Error as exc:
+                log.warning("could not create database %r for Dagster (%s); set DAGSTER_PG_URL", DAGSTER_DATABASE, exc)
         return settings.database_url
     base = embedded.start(settings.pgdata)
     for name in (APP_DATABASE, DAGSTER_DATABASE):
@@ -64,8 +69,6 @@ def dagster_storage_url(settings: Settings, app_url: str) -> str:
     from sqlalchemy.engine import URL
 
     params = conninfo_to_dict(app_url)
-    if settings.database_url:
-        ensure_database(app_url, DAGSTER_DATABASE)
     query = {}
     host = params.get("host")
     if host and host.startswith("/"):

