@@ -27,6 +27,8 @@ PDF_MAGIC = b"%PDF-"
 EOF_MARKER = b"%%EOF"
 # Writers append whitespace or garbage after %%EOF; a complete file still has it near the end.
 EOF_SEARCH_BYTES = 4096
+# Below this many visible characters a layout-mode page is re-read in plain mode.
+THIN_PAGE_CHARS = 200
 
 
 class IngestError(Exception):
@@ -150,16 +152,29 @@ def normalize_page_text(text: str) -> str:
     return text.strip("\n")
 
 
+def _visible_chars(text: str) -> int:
+    return len(text) - text.count(" ") - text.count("\n")
+
+
 def _page_text(page) -> str:
     # Layout mode keeps table rows on one line and blank lines around headings and paragraphs,
-    # which the section detector and the chunker's snapping rely on.
+    # which the section detector and the chunker's snapping rely on. On some PDFs (LaTeX papers with
+    # Type 3 fonts) it returns almost nothing, so a thin result is checked against plain mode.
     try:
-        return normalize_page_text(page.extract_text(extraction_mode="layout"))
+        layout = normalize_page_text(page.extract_text(extraction_mode="layout"))
+    except LimitReachedError:
+        raise
     except Exception:  # noqa: BLE001 - layout mode fails on some odd fonts; plain mode is the fallback
-        try:
-            return normalize_page_text(page.extract_text())
-        except Exception:  # noqa: BLE001
-            return ""
+        layout = ""
+    if _visible_chars(layout) >= THIN_PAGE_CHARS:
+        return layout
+    try:
+        plain = normalize_page_text(page.extract_text())
+    except LimitReachedError:
+        raise
+    except Exception:  # noqa: BLE001
+        plain = ""
+    return plain if _visible_chars(plain) > _visible_chars(layout) else layout
 
 
 def _has_images(page) -> bool:
@@ -194,7 +209,7 @@ def _outline(reader: PdfReader) -> list[OutlineEntry]:
                 continue
             try:
                 page = reader.get_destination_page_number(item)
-                title = " ".join(str(item.title).split())
+                title = " ".join(str(item.title).replace("\x00", "").split())
             except Exception:  # noqa: BLE001 - a bookmark pointing nowhere is skipped
                 continue
             if page is not None and page >= 0 and title:
@@ -214,7 +229,7 @@ def read_pdf(file_name: str, data: bytes, progress: Callable[[int, int], None] |
     pages: list[ExtractedPage] = []
     for i, page in enumerate(reader.pages, start=1):
         try:
-            text = _page_text(page)
+            text = _page_text(page).replace("\x00", "")  # PostgreSQL text cannot hold NUL
         except LimitReachedError as exc:
             raise CorruptPdf(file_name, f"page {i} exceeds pypdf's safety limits: {exc}") from exc
         has_text = bool(text.strip())

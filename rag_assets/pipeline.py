@@ -24,7 +24,7 @@ from .sections import Section, detect_sections
 log = logging.getLogger("rag.ingest")
 
 # Bump when extraction, sectioning or chunking changes what they produce for the same input.
-PIPELINE_VERSION = "2"
+PIPELINE_VERSION = "3"
 TENANT_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,62}$")
 SIDECAR_SUFFIX = ".meta.yaml"
 SIDECAR_KEYS = {"title", "kind", "published_on"}
@@ -202,6 +202,24 @@ def fail_documents(conn: psycopg.Connection, docs: list[dict], stage: str, exc: 
         for doc in docs:
             record_error(conn, doc, stage, type(exc).__name__, str(exc), run_id=run_id)
             conn.execute(q.MARK_FAILED, (str(exc), doc["id"]))
+
+
+def guarded(conn: psycopg.Connection, sha: str, stage: str, run_id: str | None = None):
+    """Record an unexpected crash of a step against the file's documents before re-raising it."""
+    import contextlib
+
+    @contextlib.contextmanager
+    def _guard():
+        try:
+            yield
+        except IngestError:
+            raise  # already recorded with its own message
+        except Exception as exc:
+            docs = building_documents(conn, sha)
+            fail_documents(conn, docs, stage, exc, run_id)
+            raise
+
+    return _guard()
 
 
 def validate_step(conn: psycopg.Connection, sha: str, run_id: str | None = None) -> StepReport:

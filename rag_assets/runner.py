@@ -16,7 +16,8 @@ from .extraction import SUFFIX_TYPES, IngestError
 from .partitions import files_partitions
 from .pipeline import RegistrationError, register_file
 
-QUIET_RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "ERROR"}}}}
+# The runner prints its own one-line outcome per file; Dagster's event log keeps the details.
+QUIET_RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 
 DOCUMENT_RESULT = """
 SELECT status, page_count,

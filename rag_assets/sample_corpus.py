@@ -2811,3 +2811,558 @@ def _build_security_policy(path: pathlib.Path) -> None:
         outline=True,
         chapter_new_page=False,
     )
+
+
+# ---------------------------------------------------------------------------
+# Globex Corporation employee handbook (another organization; conflicting facts)
+# ---------------------------------------------------------------------------
+
+
+def _globex_handbook_blocks() -> list[Block]:
+    return [
+        ("title", "Globex Corporation"),
+        ("subtitle", "Employee Handbook"),
+        ("center", "Version 2024.2, effective 1 July 2024. Maintained by the Globex People Team."),
+        ("spacer", 10),
+        ("h1", "1", "Introduction"),
+        ("h2", "1.1", "About Globex"),
+        (
+            "p",
+            "Globex Corporation designs and sells industrial automation software and sensors to "
+            "manufacturers, utilities and logistics companies. Founded in Portland, Oregon in 2004, "
+            "Globex now has about 900 employees in 11 countries. Since 2020 we have been a "
+            "remote-first company: most Globexers work from home, and our offices in Portland, "
+            "Austin and Dublin are places to meet, collaborate and celebrate rather than places "
+            "where we expect people to be every day.",
+        ),
+        (
+            "p",
+            "We build products that keep factories and warehouses running, so we value "
+            "reliability, curiosity and candor. We write things down, we make decisions in the "
+            "open and we assume good intent. This handbook describes the policies that make a "
+            "distributed company work and the benefits we offer to help you do your best work for "
+            "the long term.",
+        ),
+        ("h2", "1.2", "How to Use This Handbook"),
+        (
+            "p",
+            "This handbook applies to all employees of Globex Corporation in the United States. "
+            "Employees in other countries receive a local supplement that replaces any section "
+            "where local law or practice differs. The handbook is not a contract, and Globex may "
+            "update it from time to time; the current version always lives on the People Team "
+            "wiki, and changes are announced in the #people-updates channel.",
+        ),
+        (
+            "p",
+            "Questions about anything in this handbook can be sent to people@globex.example or "
+            "asked in the #ask-people channel. Your People Partner, listed on your profile in the "
+            "HR system, can help with more personal or complex questions.",
+        ),
+        ("h1", "2", "Where and When We Work"),
+        ("h2", "2.1", "Working Hours"),
+        (
+            "p",
+            "Most Globex roles are salaried and do not have fixed hours. We expect a full-time "
+            "employee to work about 40 hours per week, and we care far more about results than "
+            "about when or where they are produced. Because our teams span many time zones, every "
+            "team overlaps during the core collaboration window from 09:00 to 13:00 Pacific Time, "
+            "Monday to Thursday. Fridays are kept free of internal meetings so that people can "
+            "focus on deep work.",
+        ),
+        (
+            "p",
+            "Customer support and operations teams that provide round-the-clock service work "
+            "published shift patterns. Hourly employees in those teams record their time in the "
+            "HR system and receive overtime at one and a half times their regular rate for hours "
+            "over 40 in a week, or as required by state law.",
+        ),
+        ("h2", "2.2", "Remote-First Working"),
+        (
+            "p",
+            "Globex is remote-first. Employees may work remotely up to 5 days per week, which means "
+            "that nobody is required to come to an office on a regular basis. You may choose to "
+            "work from a Globex office, a coworking space or home, as long as you have a safe and "
+            "professional setup and a reliable internet connection.",
+        ),
+        (
+            "p",
+            "You must live and work in a country and, in the United States, a state where Globex is "
+            "registered as an employer. A list of approved locations is kept on the wiki. Before "
+            "moving permanently to another state or country, ask the People Team, because Globex "
+            "may not be able to employ you there. Working temporarily from another approved "
+            "location is allowed for up to 60 days per year.",
+        ),
+        (
+            "p",
+            "Remote-first does not mean never meeting. Each team gets together in person at least "
+            "twice a year for a planning week, and the whole company meets once a year at Globex "
+            "Summit. Travel and accommodation for these events are paid by Globex, and attendance "
+            "is expected unless you have a good reason not to travel.",
+        ),
+        ("h2", "2.3", "Offices and Coworking"),
+        (
+            "p",
+            "Our offices in Portland, Austin and Dublin are open from 07:00 to 20:00 on weekdays. "
+            "Desks are bookable through the office app, and each office has quiet rooms, meeting "
+            "rooms and a kitchen stocked with snacks. If you live more than 40 miles from a Globex "
+            "office, you may use a coworking membership of up to $300 per month, claimed as an "
+            "expense.",
+        ),
+        ("h1", "3", "Time Off"),
+        ("h2", "3.1", "Vacation"),
+        (
+            "p",
+            "Full-time employees receive 22 days of paid vacation per year, in addition to ten "
+            "company holidays and a company-wide winter break between Christmas Day and New Year's "
+            "Day. Vacation accrues monthly, and up to ten unused days can be carried over into the "
+            "next year. We encourage everyone to take at least two consecutive weeks off each year.",
+        ),
+        (
+            "p",
+            "Book vacation in the HR system and add it to your calendar. For absences of more than "
+            "three days, tell your team at least two weeks in advance and agree who will cover your "
+            "work. When you are on vacation, be on vacation: remove work apps from your phone if "
+            "that helps, and do not check email.",
+        ),
+        ("h2", "3.2", "Parental Leave"),
+        (
+            "p",
+            "All Globex parents, whether they give birth, adopt, foster or become parents through "
+            "surrogacy, are entitled to 20 weeks of parental leave at full pay once they have "
+            "completed three months of service. Part-time employees receive the same 20 weeks, paid "
+            "in proportion to their scheduled hours. Leave can be taken at any time in the first 18 "
+            "months after the child's arrival, in up to four separate blocks.",
+        ),
+        (
+            "p",
+            "Birthing parents may also take up to eight weeks of paid pregnancy recovery leave "
+            "before parental leave begins. When you return, you can work a 60 percent schedule at "
+            "full pay for your first four weeks back. Globex also reimburses up to $10,000 of "
+            "eligible adoption or fertility treatment costs over the course of your employment.",
+        ),
+        ("h2", "3.3", "Sabbatical Program"),
+        (
+            "p",
+            "Globex offers a paid sabbatical after 5 years of continuous service, and again after "
+            "every further five years. The sabbatical is six weeks of fully paid leave, in addition "
+            "to your normal vacation, and it is designed to let you rest, travel, learn or pursue a "
+            "personal project. Many Globexers combine their sabbatical with vacation to take two "
+            "months away.",
+        ),
+        (
+            "p",
+            "You become eligible on your fifth anniversary and must start your sabbatical within "
+            "two years of becoming eligible; sabbaticals cannot be paid out in cash. Agree the "
+            "dates with your manager at least three months in advance so that your work can be "
+            "covered. During a sabbatical you must not work for Globex or any other employer. "
+            "Globex also contributes $2,000 towards travel or learning costs during the sabbatical.",
+        ),
+        ("h2", "3.4", "Sick Time and Other Leave"),
+        (
+            "p",
+            "There is no fixed limit on paid sick time for short illnesses: if you are unwell, rest "
+            "and tell your manager. For absences longer than five working days, ask your People "
+            "Partner about short-term disability cover, which pays 100 percent of base salary for "
+            "up to 12 weeks. Globex also provides bereavement leave of up to 15 days, paid jury "
+            "duty leave and two paid volunteering days per year.",
+        ),
+        ("h1", "4", "Pay and Benefits"),
+        ("h2", "4.1", "Compensation"),
+        (
+            "p",
+            "Salaries at Globex are based on published pay bands for each role and level, which are "
+            "the same for everyone in the same geographic zone. Pay is reviewed every year in "
+            "October, and changes take effect on 1 January. Employees are paid twice a month, on "
+            "the 15th and the last working day of the month.",
+        ),
+        (
+            "p",
+            "All permanent employees receive stock options when they join and may receive "
+            "additional grants with promotions. Options vest over four years with a one-year "
+            "cliff. Globex does not operate an annual cash bonus plan, except for sales roles, "
+            "which have a separate commission plan.",
+        ),
+        ("h2", "4.2", "Health and Retirement"),
+        (
+            "p",
+            "Globex pays 100 percent of the premium for employee medical, dental and vision "
+            "coverage and 80 percent for dependants. Coverage starts on your first day. The 401(k) "
+            "plan is open from your first day, and Globex matches 50 percent of your contributions "
+            "up to 8 percent of salary, with immediate vesting. Employees also receive a wellbeing "
+            "allowance of $100 per month for anything that supports their physical or mental health.",
+        ),
+        ("h2", "4.3", "Learning and Growth"),
+        (
+            "p",
+            "Every employee has an annual learning budget of $2,500 for courses, books, "
+            "conferences and coaching. You do not need approval for spending under $500; larger "
+            "items need your manager's agreement. In addition, every employee may spend up to ten "
+            "percent of their working time on learning that is relevant to their work.",
+        ),
+        (
+            "p",
+            "Career levels, expectations and promotion criteria for every job family are published "
+            "on the wiki. Promotion decisions are made twice a year, in April and October, by "
+            "calibration panels that include managers from outside your team.",
+        ),
+        ("h1", "5", "Expenses and Equipment"),
+        ("h2", "5.1", "Home Office Setup"),
+        (
+            "p",
+            "New employees receive a laptop and peripherals chosen from the standard equipment list, "
+            "shipped to their home before their first day. Each employee also receives a one-time "
+            "home office stipend of $1,000 for furniture and equipment, and $50 per month towards "
+            "internet costs, paid through payroll. Equipment bought with the stipend belongs to "
+            "you; the laptop and peripherals remain Globex property.",
+        ),
+        ("h2", "5.2", "Expense Approval"),
+        (
+            "p",
+            "Business expenses are claimed in the expenses app within 30 days, with receipts for "
+            "anything over $50. Expenses up to $1,000 are approved by your manager. Expenses above "
+            "$1,000 also require approval by the vice president of your department, and expenses "
+            "above $10,000 require approval by the Chief Financial Officer. Flights must be booked "
+            "in economy class except for flights longer than eight hours, where business class is "
+            "allowed with vice president approval.",
+        ),
+        ("h2", "5.3", "On-Call Compensation"),
+        (
+            "p",
+            "Engineers and support staff who take part in an on-call rotation receive $400 for each "
+            "full week on call, plus time off in lieu for any incident handled outside working "
+            "hours. Nobody should be on call more than one week in every five, and on-call duties "
+            "are never scheduled during vacation or parental leave.",
+        ),
+        ("h1", "6", "Conduct and Concerns"),
+        ("h2", "6.1", "Standards of Behavior"),
+        (
+            "p",
+            "We expect every Globexer to treat colleagues, customers and partners with respect, to "
+            "act honestly and to follow the law. Harassment, discrimination and retaliation are not "
+            "tolerated in any form, in person or online. Because we work mostly in writing, be "
+            "especially careful with tone: assume good intent, ask before you criticize and move "
+            "difficult conversations to a video call.",
+        ),
+        (
+            "p",
+            "Conflicts of interest, gifts worth more than $150 and outside business activities must "
+            "be disclosed in the compliance portal. Customer data must only be used to provide the "
+            "services the customer has asked for, and never copied to personal devices.",
+        ),
+        ("h2", "6.2", "Raising Concerns"),
+        (
+            "p",
+            "If you see something that does not look right, speak up. You can talk to your manager, "
+            "your People Partner or the Legal team, or report anonymously through the Globex Ethics "
+            "Line. Reports are investigated promptly and confidentially, and Globex prohibits "
+            "retaliation against anyone who raises a concern in good faith.",
+        ),
+        ("h1", "7", "Leaving Globex"),
+        ("h2", "7.1", "Notice and Offboarding"),
+        (
+            "p",
+            "We ask employees who resign to give at least three weeks' notice, or six weeks for "
+            "managers. Your last paycheck includes accrued unused vacation. You will be asked to "
+            "return your laptop using the prepaid shipping kit we send you, and your access to "
+            "Globex systems ends at 17:00 local time on your last day. Vested stock options can be "
+            "exercised for up to five years after you leave.",
+        ),
+    ]
+
+
+def _build_globex_handbook(path: pathlib.Path) -> None:
+    _build_pdf(
+        path,
+        _globex_handbook_blocks(),
+        title="Globex Employee Handbook",
+        author="Globex Corporation People Team",
+        subject="Globex Corporation employee handbook, version 2024.2",
+        header_left="Globex Corporation",
+        header_right="Employee Handbook v2024.2",
+        outline=True,
+        chapter_new_page=True,
+    )
+
+
+# ---------------------------------------------------------------------------
+# North Yard site guide (numbered headings, no outline)
+# ---------------------------------------------------------------------------
+
+
+def _site_guide_blocks() -> list[Block]:
+    return [
+        ("title", "North Yard Site Guide"),
+        ("subtitle", "Acme Logistics, North Yard rooftop"),
+        ("center", "2150 Industrial Parkway, Vandalia, Ohio. Edition of August 2024."),
+        ("spacer", 8),
+        ("h1", "1", "Welcome to North Yard"),
+        (
+            "p",
+            "North Yard is Acme's largest rooftop: a 40-acre trailer yard with 620 marked trailer "
+            "positions and a 48-door cross-dock building, about two miles from Interstate 75. Around "
+            "310 Acme employees work here across three shifts, together with drivers from more than "
+            "60 carriers. This guide covers the practical information you need on site. It "
+            "supplements, and does not replace, the Employee Handbook and the site safety rules "
+            "you receive at induction.",
+        ),
+        (
+            "p",
+            "The Site Manager is Janelle Brooks and the site Safety Officer is Marcus Lee. The Yard "
+            "Office, next to Gate B, is staffed around the clock and can be reached on extension "
+            "3308. Site security can be reached on extension 3300.",
+        ),
+        ("h1", "2", "Gate Hours and Access"),
+        (
+            "p",
+            "North Yard has two entrances. Gate A, on Industrial Parkway, is the truck entrance and "
+            "is staffed 24 hours a day, 7 days a week. Gate B, on Service Road, is the staff and "
+            "visitor entrance for cars, bicycles and pedestrians.",
+        ),
+        (
+            "table",
+            ["Entrance", "Monday to Friday", "Saturday and Sunday", "Notes"],
+            [
+                ["Gate A (trucks)", "24 hours", "24 hours", "Carrier check-in at the Gate A kiosk"],
+                ["Gate B (staff and visitors)", "05:00 to 23:00", "06:00 to 18:00", "Badge reader; keypad code after hours"],
+                ["Yard Office counter", "05:00 to 23:00", "06:00 to 18:00", "Phone line staffed 24 hours, ext. 3308"],
+            ],
+            [0.27, 0.2, 0.22, 0.31],
+        ),
+        (
+            "p",
+            "Employees enter with their Acme badge. Outside Gate B opening hours, staff on night "
+            "shift use the keypad next to the badge reader; the keypad code is issued by the Yard "
+            "Office, changed periodically and announced by memo. Never share the code with drivers "
+            "or visitors, and never hold the gate open for a vehicle behind you.",
+        ),
+        (
+            "p",
+            "Carriers must have a booked appointment. Trucks arriving more than 30 minutes early "
+            "wait in the truck holding lot; trucks arriving more than two hours late are "
+            "rescheduled unless the Yard Office agrees otherwise. Visitors sign in at the Yard "
+            "Office, receive a visitor badge and a high-visibility vest, and must be escorted by "
+            "their Acme host at all times outside the office building.",
+        ),
+        ("h1", "3", "Parking"),
+        (
+            "p",
+            "Staff parking is in Lot 1, east of the cross-dock building, which has 280 spaces, "
+            "including 12 accessible spaces next to the main walkway and six electric vehicle "
+            "chargers that may be used for up to four hours at a time. Motorcycles park in the "
+            "marked bay at the north end of Lot 1, and covered bicycle racks are located next to "
+            "Gate B.",
+        ),
+        (
+            "p",
+            "Visitor parking is in area P3, directly inside Gate B, with 14 spaces. Truck drivers "
+            "waiting for a door use the truck holding lot (Lot T), which has restrooms, vending "
+            "machines and a drivers' lounge open 24 hours. Private cars must never be parked in the "
+            "trailer yard, in fire lanes, or in the loading lanes in front of the dock doors; "
+            "vehicles parked there will be towed at the owner's expense.",
+        ),
+        ("h1", "4", "Yard Safety and Traffic"),
+        (
+            "p",
+            "The speed limit is 10 mph throughout the yard and 5 mph within 50 feet of the dock "
+            "building. Yard tractors always have right of way over cars and pedestrians. "
+            "Pedestrians must stay on the green walkways, wear a high-visibility vest or jacket at "
+            "all times and make eye contact with drivers before crossing a lane.",
+        ),
+        (
+            "p",
+            "Drivers must remain in their cab or in the drivers' lounge while their trailer is being "
+            "loaded or unloaded, and must never walk between a tractor and a trailer. Before a "
+            "trailer is uncoupled, the landing gear must be lowered onto a trailer pad, and the "
+            "trailer must be chocked. Riding on the outside of any vehicle is strictly prohibited.",
+        ),
+        ("h1", "5", "Forklift Certification"),
+        (
+            "p",
+            "Only employees who hold a current Acme forklift certification may operate forklifts, "
+            "reach trucks or pallet stackers at North Yard. Because of the site's ramps and "
+            "trailer traffic, new operators must also pass a North Yard practical assessment within "
+            "their first two weeks on site, even if they are already certified at another rooftop. "
+            "Yard tractor operators need a separate yard tractor endorsement.",
+        ),
+        (
+            "p",
+            "Certification must be renewed every three years through a refresher course and a "
+            "practical evaluation, or sooner after an incident, a near miss involving the operator "
+            "or a change of equipment type. Training sessions run every Tuesday at 07:00 in "
+            "Training Room 2; book through the Training Coordinator on extension 3315. Operators "
+            "complete the pre-use checklist on their handheld scanner at the start of every shift, "
+            "and any truck with a safety defect is tagged out and reported to the workshop.",
+        ),
+        (
+            "p",
+            "Contractors may not bring or operate their own forklifts on site without the written "
+            "approval of the Safety Officer and proof of equivalent certification.",
+        ),
+        ("h1", "6", "Emergencies and Contacts"),
+        (
+            "p",
+            "If the fire alarm sounds, stop work, make your equipment safe and go to the muster "
+            "point M1 at the north end of Lot 1. Drivers in Lot T muster at point M2 next to the "
+            "drivers' lounge. For a medical emergency, call 911 and then the Yard Office on "
+            "extension 3308, which will send a first aider and meet the ambulance at Gate A.",
+        ),
+        (
+            "table",
+            ["Contact", "Extension"],
+            [
+                ["Yard Office (24 hours)", "3308"],
+                ["Site security", "3300"],
+                ["Training Coordinator", "3315"],
+                ["Safety Officer, Marcus Lee", "3320"],
+                ["Workshop (forklift and tractor defects)", "3340"],
+            ],
+            [0.65, 0.35],
+        ),
+    ]
+
+
+def _build_site_guide(path: pathlib.Path) -> None:
+    _build_pdf(
+        path,
+        _site_guide_blocks(),
+        title="North Yard Site Guide",
+        author="Acme Logistics North Yard",
+        subject="Site guide for the North Yard rooftop",
+        header_left="Acme Logistics North Yard",
+        header_right="Site Guide, August 2024",
+        outline=False,
+        chapter_new_page=False,
+    )
+
+
+# ---------------------------------------------------------------------------
+# North Yard memo with an image-only (scanned) middle page
+# ---------------------------------------------------------------------------
+
+_MEMO_IMAGE_LINES = [
+    ("ACME LOGISTICS - NORTH YARD", 72),
+    ("NOTICE TO ALL STAFF AND CARRIERS", 60),
+    ("", 60),
+    ("Yard gate code changes to 4417", 80),
+    ("on 1 March 2025.", 80),
+    ("", 60),
+    ("The old code stops working at 06:00.", 60),
+    ("Do not share the code with drivers.", 60),
+    ("Carriers must use the Gate A kiosk.", 60),
+    ("", 60),
+    ("Questions: Yard Office, ext. 3308", 60),
+    ("Janelle Brooks, Site Manager", 60),
+]
+
+
+def _memo_scan_image() -> Image.Image:
+    """Render the notice that is only present as an image (no text layer)."""
+    img = Image.new("L", (1700, 2200), 255)
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((110, 110, 1590, 2090), outline=0, width=6)
+    y = 260
+    for text, size in _MEMO_IMAGE_LINES:
+        font = ImageFont.load_default(size=size)
+        if text:
+            draw.text((190, y), text, fill=0, font=font)
+        y += int(size * 1.7)
+    return img
+
+
+def _memo_page(canv: rl_canvas.Canvas, blocks: Sequence[Block], page_no: int) -> None:
+    canv.saveState()
+    canv.setFont("Helvetica", 8.5)
+    canv.setFillColor(colors.HexColor("#55606E"))
+    canv.drawString(_MARGIN_X, _PAGE_H - 0.6 * inch, "Acme Logistics North Yard")
+    canv.drawRightString(_PAGE_W - _MARGIN_X, _PAGE_H - 0.6 * inch, "Internal memo NY-2025-03")
+    canv.drawCentredString(_PAGE_W / 2, 0.55 * inch, f"Page {page_no} of 3")
+    canv.restoreState()
+    frame = Frame(
+        _MARGIN_X, _MARGIN_BOTTOM, _PAGE_W - 2 * _MARGIN_X, _PAGE_H - _MARGIN_TOP - _MARGIN_BOTTOM,
+        leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0,
+    )
+    story = _render(blocks, frame._aW, chapter_new_page=False)
+    frame.addFromList(story, canv)
+    if story:  # pragma: no cover - content is sized to fit one page
+        raise RuntimeError("memo page content does not fit on one page")
+
+
+def _build_yard_memo(path: pathlib.Path) -> None:
+    canv = rl_canvas.Canvas(str(path), pagesize=LETTER, invariant=1, pageCompression=1)
+    canv.setTitle("North Yard Memo: Yard Access Changes")
+    canv.setAuthor("Janelle Brooks, Site Manager, North Yard")
+    canv.setSubject("Yard access and operations changes from 1 March 2025")
+    canv.setCreator(_CREATOR)
+    page1: list[Block] = [
+        ("title", "Memorandum"),
+        (
+            "p",
+            "<b>To:</b> All North Yard staff, shift supervisors and carrier liaison team<br/>"
+            "<b>From:</b> Janelle Brooks, Site Manager<br/>"
+            "<b>Date:</b> 10 February 2025<br/>"
+            "<b>Subject:</b> Yard access and operations changes from 1 March 2025",
+        ),
+        ("h3", "Background"),
+        (
+            "p",
+            "Over the winter we have seen a rise in unauthorized vehicles entering the yard "
+            "through Gate B after hours, and two near misses in the loading lanes in front of "
+            "doors 30 to 36. At the same time, the resurfacing of yard lanes C and D, postponed "
+            "from last autumn, can finally go ahead. This memo explains the changes that follow "
+            "from both issues. Please read it carefully and make sure your team knows about it.",
+        ),
+        ("h3", "Resurfacing of lanes C and D"),
+        (
+            "p",
+            "Lanes C and D will be closed for resurfacing from 3 March to 14 March 2025. During "
+            "this period dock doors 30 to 36 are closed, and inbound loads scheduled for those "
+            "doors are moved to doors 12 to 18. Trailers currently parked in rows C and D must be "
+            "moved to the overflow lot O2 by the end of the night shift on 2 March. Yard tractor "
+            "drivers will receive an updated yard map at their shift briefing.",
+        ),
+        ("h3", "Gate access"),
+        (
+            "p",
+            "The after-hours keypad code for Gate B is being changed, and carriers will no longer be "
+            "given the code under any circumstances. The notice on the next page is being posted at "
+            "Gate B, in both break rooms and in the drivers' lounge. It is a scan of the signed "
+            "notice, so please read it there rather than asking the Yard Office to repeat it by "
+            "phone.",
+        ),
+    ]
+    _memo_page(canv, page1, 1)
+    canv.showPage()
+    # Page 2: only an image, no text operators at all.
+    canv.drawImage(ImageReader(_memo_scan_image()), 0, 0, width=_PAGE_W, height=_PAGE_H)
+    canv.showPage()
+    page3: list[Block] = [
+        ("h3", "Carrier check-in kiosk"),
+        (
+            "p",
+            "From 1 March 2025 all carriers check in at the new self-service kiosk at Gate A, "
+            "which reads the appointment number from the driver's booking confirmation and prints "
+            "a yard pass showing the assigned door or parking position. The Gate A guard remains on "
+            "duty to help drivers who have problems with the kiosk. Drivers without an appointment "
+            "are directed to the truck holding lot and must call the Yard Office.",
+        ),
+        ("h3", "Night shift reminders"),
+        (
+            "p",
+            "Night shift staff arriving after 23:00 on weekdays, or after 18:00 at weekends, must "
+            "use the Gate B keypad and must not let any other vehicle follow them through the gate. "
+            "If the gate does not open, call the Yard Office on extension 3308 rather than waiting "
+            "in the road. Supervisors should brief their teams at the start of every shift during "
+            "the first two weeks of March.",
+        ),
+        ("h3", "Questions"),
+        (
+            "p",
+            "If you have questions about these changes, speak to your shift supervisor or contact "
+            "the Yard Office. Thank you for your patience while the resurfacing work is carried out "
+            "and for helping to keep North Yard safe and secure.",
+        ),
+        ("p", "Janelle Brooks<br/>Site Manager, North Yard"),
+    ]
+    _memo_page(canv, page3, 3)
+    canv.showPage()
+    canv.save()

@@ -118,6 +118,7 @@ def headings_from_text(doc: DocText, media_type: str) -> list[Heading]:
 def build_sections(doc: DocText, headings: list[Heading]) -> list[Section]:
     sections: list[Section] = []
     stack: list[Section] = []
+    seen: set[tuple[str, int]] = set()
     for i, h in enumerate(headings):
         while stack and stack[-1].level >= h.level:
             stack.pop()
@@ -129,6 +130,9 @@ def build_sections(doc: DocText, headings: list[Heading]) -> list[Section]:
                 end = later.start
                 break
         path = (parent.heading_path + PATH_SEPARATOR if parent else "") + h.title
+        if (path, h.start) in seen:
+            continue  # a duplicated bookmark: same heading, same place
+        seen.add((path, h.start))
         section = Section(len(sections), h.title, level, path, parent.ordinal if parent else None, h.start, max(end, h.start), h.source)
         sections.append(section)
         stack.append(section)

@@ -65,7 +65,8 @@ def pages(context: AssetExecutionContext, database: PostgresResource, ocr: OcrRe
 def sections(context: AssetExecutionContext, database: PostgresResource, tokenizer: TokenizerResource) -> MaterializeResult:
     """Section tree from the PDF outline, or from headings in the text when there is none."""
     with database.connect() as conn:
-        report = pipeline.sections_step(conn, context.partition_key, tokenizer.load(), run_id=context.run_id)
+        with pipeline.guarded(conn, context.partition_key, "sections", context.run_id):
+            report = pipeline.sections_step(conn, context.partition_key, tokenizer.load(), run_id=context.run_id)
     return MaterializeResult(metadata=_metadata(report))
 
 
@@ -79,7 +80,8 @@ def chunks(
     """Token windows with page spans and character offsets, inside top-level sections."""
     config = chunker.config(tokenizer.max_input_tokens())
     with database.connect() as conn:
-        report = pipeline.chunks_step(conn, context.partition_key, tokenizer.load(), config, run_id=context.run_id)
+        with pipeline.guarded(conn, context.partition_key, "chunks", context.run_id):
+            report = pipeline.chunks_step(conn, context.partition_key, tokenizer.load(), config, run_id=context.run_id)
     meta = _metadata(report)
     meta["chunk_size"], meta["chunk_overlap"], meta["chunk_snap"] = config.size, config.overlap, config.snap
     return MaterializeResult(metadata=meta)
@@ -89,7 +91,8 @@ def chunks(
 def published_documents(context: AssetExecutionContext, database: PostgresResource) -> MaterializeResult:
     """The atomic switch: the new version goes live and the one it replaces retires, in one transaction."""
     with database.connect() as conn:
-        report = pipeline.publish_step(conn, context.partition_key, run_id=context.run_id)
+        with pipeline.guarded(conn, context.partition_key, "publish", context.run_id):
+            report = pipeline.publish_step(conn, context.partition_key, run_id=context.run_id)
     return MaterializeResult(metadata=_metadata(report))
 
 

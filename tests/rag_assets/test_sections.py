@@ -77,3 +77,9 @@ def test_top_level_segments_are_preamble_then_each_chapter():
     assert len(segments) == 3  # contents page (preamble), chapter 1, chapter 2
     assert doc.text[segments[0][0] : segments[0][1]].startswith("Contents")
     assert doc.text[segments[2][0] :].startswith("2 Benefits")
+
+
+def test_duplicated_bookmark_makes_one_section():
+    doc = DocText(["1 Scope\n\nText."])
+    outline = [OutlineEntry("1 Scope", 1, 1), OutlineEntry("1 Scope", 1, 1)]
+    assert [s.title for s in detect_sections(doc, outline, PDF)] == ["1 Scope"]

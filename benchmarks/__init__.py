@@ -1,0 +1,1 @@
+"""Benchmarks: heavy measurements that print numbers (make bench), kept out of the test suite."""

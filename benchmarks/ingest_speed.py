@@ -1,0 +1,100 @@
+"""Ingest throughput on MMLongBench-Doc's PDFs, against bare pypdf text extraction of the same files in the same run."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import logging
+import subprocess
+import time
+import uuid
+from pathlib import Path
+
+import psycopg
+from dagster import DagsterInstance
+from psycopg import sql
+from psycopg.conninfo import make_conninfo
+from pypdf import PdfReader
+
+from rag_assets.resources import ChunkerResource, OcrResource, PostgresResource, TokenizerResource
+from rag_assets.runner import Target, ingest_targets
+from rag_serving import db
+from rag_serving.config import load_settings
+
+DEFAULT_DOCS = Path(__file__).resolve().parents[2] / "shared" / "bench" / "mmlongbench" / "documents"
+
+
+def baseline_pages_per_second(paths: list[Path]) -> tuple[int, float]:
+    """Naive extraction: pypdf plain text of every page, nothing else."""
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
+    pages, t0 = 0, time.perf_counter()
+    for path in paths:
+        try:
+            reader = PdfReader(io.BytesIO(path.read_bytes()), strict=False)
+            if reader.is_encrypted:
+                reader.decrypt("")
+            for page in reader.pages:
+                page.extract_text()
+                pages += 1
+        except Exception:  # noqa: BLE001 - the baseline only counts what it can read
+            continue
+    return pages, time.perf_counter() - t0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--docs", type=Path, default=DEFAULT_DOCS)
+    parser.add_argument("--limit", type=int, default=0, help="only the first N PDFs (0 = all)")
+    parser.add_argument("--no-ocr", action="store_true")
+    args = parser.parse_args()
+
+    paths = sorted(args.docs.glob("*.pdf"))[: args.limit or None]
+    settings = load_settings()
+    server = db.server_url(settings)
+    name = f"bench_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(server, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    url = make_conninfo(server, dbname=name)
+    db.migrate(url)
+    resources = {
+        "database": PostgresResource(url=url),
+        "tokenizer": TokenizerResource(),
+        "chunker": ChunkerResource(),
+        "ocr": OcrResource(enabled=not args.no_ocr),
+    }
+    try:
+        t0 = time.perf_counter()
+        batch = ingest_targets(
+            [Target(p, "bench", "mmlongbench", p.name) for p in paths],
+            url=url, resources=resources, instance=DagsterInstance.ephemeral(), say=print,
+        )
+        seconds = time.perf_counter() - t0
+        with psycopg.connect(url) as conn:
+            ocr_pages, chunks = conn.execute(
+                "SELECT (SELECT count(*) FROM pages WHERE ocr), (SELECT count(*) FROM chunks)"
+            ).fetchone()
+        base_pages, base_seconds = baseline_pages_per_second(paths)
+    finally:
+        with psycopg.connect(server, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    result = {
+        "commit": commit,
+        "files": len(paths),
+        "ingested": batch.ingested,
+        "failed": batch.count("failed"),
+        "failures": {o.target.source_path: o.message for o in batch.outcomes if o.state == "failed"},
+        "pages": batch.pages,
+        "ocr_pages": ocr_pages,
+        "chunks": chunks,
+        "seconds": round(seconds, 1),
+        "pages_per_second": round(batch.pages / seconds, 2),
+        "baseline_pypdf_plain_pages_per_second": round(base_pages / base_seconds, 2),
+        "ratio_to_baseline": round((batch.pages / seconds) / (base_pages / base_seconds), 3),
+    }
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
