@@ -1,0 +1,114 @@
+"""The `rag` command line as a user runs it: demo twice, ingest with errors, docs, db, and the UI's clean stop."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+RAG = [sys.executable, "-m", "rag_assets.cli"]
+
+
+def run(args, env, timeout=900):
+    return subprocess.run(RAG + args, env=env, cwd=REPO, capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture
+def embedded_env(tmp_path):
+    """A user's environment with nothing configured but RAG_HOME: the embedded default."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RAG_", "DAGSTER_"))}
+    env["RAG_HOME"] = str(tmp_path / "h")
+    yield env
+    subprocess.run(RAG + ["db", "stop"], env=env, cwd=REPO, capture_output=True, timeout=120)
+
+
+@pytest.fixture
+def external_env(tmp_path, database_url):
+    """RAG_DATABASE_URL pointing at an already running server (here: the test session's)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RAG_", "DAGSTER_"))}
+    env["RAG_HOME"] = str(tmp_path / "h")
+    env["RAG_DATABASE_URL"] = database_url
+    return env
+
+
+def test_demo_ingests_the_sample_corpus_then_skips_everything_on_the_second_run(embedded_env):
+    first = run(["demo"], embedded_env)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert "acme/hq" in first.stdout and "acme/north-yard" in first.stdout and "globex/main" in first.stdout
+    assert " 0 failed" in first.stdout and "unchanged (skipped)" in first.stdout
+    second = run(["demo"], embedded_env)
+    assert second.returncode == 0, second.stdout + second.stderr
+    file_lines = [line for line in second.stdout.splitlines() if line.startswith("[")]
+    assert file_lines and all("unchanged (sha256" in line for line in file_lines)
+    assert " 0 new, 0 changed, 0 retried" in second.stdout
+
+
+def test_ingest_reports_a_bad_file_and_ingests_the_rest(external_env, tmp_path):
+    folder = tmp_path / "drop"
+    folder.mkdir()
+    (folder / "good.md").write_text("# Canteen\n\nThe canteen opens at 8.\n")
+    (folder / "broken.pdf").write_bytes(b"%PDF-1.7\nnot really")
+    result = run(["ingest", str(folder), "--org", "acme", "--rooftop", "hq", "--kind", "memo",
+                  "--published-on", "2025-03-01"], external_env)
+    assert result.returncode == 2  # some files failed
+    assert "broken.pdf: truncated PDF" in result.stdout
+    assert "1 new" in result.stdout and "1 failed" in result.stdout
+    docs = run(["docs"], external_env)
+    assert "good.md" in docs.stdout and "memo" in docs.stdout and "2025-03-01" in docs.stdout
+    assert "broken.pdf" not in docs.stdout
+    errors = run(["errors"], external_env)
+    assert "broken.pdf" in errors.stdout and "TruncatedPdf" in errors.stdout
+
+
+def test_ingest_without_tenant_is_refused(external_env, tmp_path):
+    (tmp_path / "a.md").write_text("# A\n")
+    result = run(["ingest", str(tmp_path / "a.md")], external_env)
+    assert result.returncode != 0 and "--org and --rooftop are required" in result.stderr
+
+
+def test_db_start_status_url_stop(embedded_env):
+    assert run(["db", "start"], embedded_env).returncode == 0
+    status = run(["db", "status"], embedded_env)
+    assert status.returncode == 0 and status.stdout.startswith("running")
+    url = run(["db", "url"], embedded_env).stdout.strip()
+    assert url.startswith("postgresql://postgres@/rag?host=")
+    assert run(["db", "stop"], embedded_env).stdout.strip() == "stopped"
+    assert run(["db", "status"], embedded_env).returncode == 3
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_ui_serves_on_localhost_and_stops_cleanly(embedded_env):
+    port = _free_port()
+    proc = subprocess.Popen(RAG + ["ui", "--port", str(port)], env=embedded_env, cwd=REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        deadline = time.time() + 120
+        ready = False
+        while time.time() < deadline and not ready:
+            try:
+                ready = httpx.get(f"http://127.0.0.1:{port}/server_info", timeout=2).status_code == 200
+            except httpx.HTTPError:
+                time.sleep(1)
+        assert ready, "dagster UI did not come up"
+        graphql = httpx.post(f"http://127.0.0.1:{port}/graphql", timeout=30,
+                             json={"query": "{ assetNodes { assetKey { path } } }"}).json()
+        keys = {n["assetKey"]["path"][0] for n in graphql["data"]["assetNodes"]}
+        assert {"source_documents", "pages", "sections", "chunks", "published_documents"} <= keys
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(90)
+    leftovers = subprocess.run(["pgrep", "-s", str(proc.pid)], capture_output=True, text=True).stdout.split()
+    assert leftovers == []
+    with pytest.raises(httpx.HTTPError):
+        httpx.get(f"http://127.0.0.1:{port}/server_info", timeout=2)
