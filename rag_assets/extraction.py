@@ -145,7 +145,13 @@ def open_pdf(file_name: str, data: bytes) -> PdfReader:
     return reader
 
 
+# Contents pages draw dot leaders ("Parental Leave ........ 14"); hundreds of dots are hundreds of
+# tokens of noise for chunking and search.
+DOT_LEADER = re.compile(r"[ \t]*(?:\.[ \t]?){4,}")
+
+
 def normalize_page_text(text: str) -> str:
+    text = DOT_LEADER.sub(" ... ", text)
     lines = [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
     text = textwrap.dedent("\n".join(lines))
     text = re.sub(r"\n{3,}", "\n\n", text)

@@ -24,7 +24,7 @@ from .sections import Section, detect_sections
 log = logging.getLogger("rag.ingest")
 
 # Bump when extraction, sectioning or chunking changes what they produce for the same input.
-PIPELINE_VERSION = "3"
+PIPELINE_VERSION = "4"
 TENANT_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,62}$")
 SIDECAR_SUFFIX = ".meta.yaml"
 SIDECAR_KEYS = {"title", "kind", "published_on"}

@@ -33,7 +33,7 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.tableofcontents import TableOfContents
 
-__all__ = ["FACTS", "DOCUMENTS", "generate", "main"]
+__all__ = ["DOCUMENTS", "FACTS", "INJECTION_SENTENCE", "generate", "main"]
 
 # Fixed PDF metadata; together with ``rl_config.invariant`` this makes every
 # build byte-identical (reportlab then uses a fixed creation date and a
@@ -163,7 +163,6 @@ _SUBTITLE = ParagraphStyle(
 _CENTER = ParagraphStyle("Center", parent=_BODY, alignment=TA_CENTER)
 _CELL = ParagraphStyle("Cell", fontName="Helvetica", fontSize=10, leading=13)
 _CELL_HEAD = ParagraphStyle("CellHead", parent=_CELL, fontName="Helvetica-Bold")
-_SMALL = ParagraphStyle("Small", parent=_BODY, fontSize=9.5, leading=13, spaceAfter=6)
 
 _TABLE_STYLE = TableStyle(
     [
@@ -226,8 +225,6 @@ def _render(blocks: Sequence[Block], width: float, *, chapter_new_page: bool) ->
             story.append(Paragraph(_esc(block[1]), _BODY))
         elif kind == "intro":
             story.append(Paragraph(_esc(block[1]), _INTRO))
-        elif kind == "small":
-            story.append(Paragraph(_esc(block[1]), _SMALL))
         elif kind == "ul":
             for item in block[1]:
                 story.append(Paragraph(_esc(item), _BULLET, bulletText="-"))

@@ -95,3 +95,7 @@ def test_image_only_page_without_ocr_is_unreadable_with_warning_not_silently_emp
     doc = ex.extract("memo.pdf", pdf, ocr_enabled=False)
     assert doc.pages[1].unreadable and doc.pages[1].text == ""
     assert any("memo.pdf: page 2" in w and "unreadable" in w for w in doc.warnings)
+
+
+def test_contents_dot_leaders_are_collapsed():
+    assert ex.normalize_page_text("3.2 Parental Leave ..................... 14") == "3.2 Parental Leave ... 14"
