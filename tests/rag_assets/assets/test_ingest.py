@@ -147,10 +147,12 @@ def test_crash_mid_ingest_leaves_the_old_version_live(database_url, conn, tmp_pa
     path.write_bytes(HANDBOOK_V2)
     crash_midway(database_url, path)
     assert live_bodies(conn) == before and "12 weeks" in before
-    # The half-built version wrote pages, but nothing of it is live.
-    half = conn.execute("SELECT status, (SELECT count(*) FROM pages p WHERE p.document_id = d.id) AS pages "
+    # The half-built version wrote pages, but nothing of it is live; the crash is on record.
+    half = conn.execute("SELECT id, status, (SELECT count(*) FROM pages p WHERE p.document_id = d.id) AS pages "
                         "FROM documents d WHERE status <> 'live'").fetchone()
-    assert half["status"] == "building" and half["pages"] == 3
+    assert half["status"] == "failed" and half["pages"] == 3
+    error = conn.execute("SELECT stage, message FROM ingest_errors WHERE document_id = %s", (half["id"],)).fetchone()
+    assert error["stage"] == "sections" and "simulated crash" in error["message"]
 
 
 def test_retry_after_crash_completes_and_swaps(database_url, conn, tmp_path):
