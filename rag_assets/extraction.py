@@ -205,7 +205,7 @@ def _page_labels(reader: PdfReader, count: int) -> list[str]:
     return [str(i) for i in range(1, count + 1)]
 
 
-def _outline(reader: PdfReader) -> list[OutlineEntry]:
+def read_outline(reader: PdfReader) -> list[OutlineEntry]:
     entries: list[OutlineEntry] = []
 
     def walk(items, level: int) -> None:
@@ -256,7 +256,7 @@ def read_pdf(file_name: str, data: bytes, progress: Callable[[int, int], None] |
             title = str(reader.metadata.title).strip() or None
     except Exception:  # noqa: BLE001
         title = None
-    return ExtractedDocument(media_type=PDF, pages=pages, outline=_outline(reader), pdf_title=title)
+    return ExtractedDocument(media_type=PDF, pages=pages, outline=read_outline(reader), pdf_title=title)
 
 
 def read_text_file(file_name: str, data: bytes, media_type: str) -> ExtractedDocument:

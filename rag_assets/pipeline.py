@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import logging
@@ -18,7 +19,7 @@ from tokenizers import Tokenizer
 from . import queries as q
 from .chunking import ChunkerConfig, chunk_document, section_token_counts, token_offsets
 from .doctext import DocText
-from .extraction import PDF, IngestError, extract, media_type_for, open_pdf, read_text_file, _outline
+from .extraction import PDF, IngestError, extract, media_type_for, open_pdf, read_outline, read_text_file
 from .sections import Section, detect_sections
 
 log = logging.getLogger("rag.ingest")
@@ -204,22 +205,16 @@ def fail_documents(conn: psycopg.Connection, docs: list[dict], stage: str, exc: 
             conn.execute(q.MARK_FAILED, (str(exc), doc["id"]))
 
 
+@contextlib.contextmanager
 def guarded(conn: psycopg.Connection, sha: str, stage: str, run_id: str | None = None):
     """Record an unexpected crash of a step against the file's documents before re-raising it."""
-    import contextlib
-
-    @contextlib.contextmanager
-    def _guard():
-        try:
-            yield
-        except IngestError:
-            raise  # already recorded with its own message
-        except Exception as exc:
-            docs = building_documents(conn, sha)
-            fail_documents(conn, docs, stage, exc, run_id)
-            raise
-
-    return _guard()
+    try:
+        yield
+    except IngestError:
+        raise  # already recorded with its own message
+    except Exception as exc:
+        fail_documents(conn, building_documents(conn, sha), stage, exc, run_id)
+        raise
 
 
 def validate_step(conn: psycopg.Connection, sha: str, run_id: str | None = None) -> StepReport:
@@ -245,7 +240,7 @@ def validate_step(conn: psycopg.Connection, sha: str, run_id: str | None = None)
         raise
     with conn.transaction():
         for doc in docs:
-            conn.execute(q.UPDATE_PAGE_COUNT, (page_count, None, doc["id"]))
+            conn.execute(q.UPDATE_PAGE_COUNT, (page_count, doc["id"]))
     report.add("pages", page_count)
     report.add("bytes", len(data))
     report.seconds = time.perf_counter() - started
@@ -294,7 +289,7 @@ def pages_step(
                                  next((w for w in extracted.warnings if f"page {p.index} " in w), f"{name}: page {p.index} is unreadable"),
                                  severity="warning", page_index=p.index, run_id=run_id)
             if extracted.pdf_title and doc["title"] == default_title(Path(doc["file_name"])):
-                conn.execute(q.UPDATE_PAGE_COUNT, (len(extracted.pages), extracted.pdf_title, doc["id"]))
+                conn.execute(q.UPDATE_TITLE, (extracted.pdf_title, doc["id"]))
     report.warnings = extracted.warnings
     report.add("pages", len(extracted.pages))
     report.add("ocr_pages", sum(p.ocr for p in extracted.pages))
@@ -312,7 +307,7 @@ def _doctext(conn: psycopg.Connection, document_id: str) -> DocText:
 def _outline_for(conn: psycopg.Connection, doc: dict):
     if doc["media_type"] != PDF:
         return []
-    return _outline(open_pdf(doc["file_name"], load_file(conn, doc["sha256"])))
+    return read_outline(open_pdf(doc["file_name"], load_file(conn, doc["sha256"])))
 
 
 def section_id(document_id: str, section: Section) -> str:

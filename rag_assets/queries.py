@@ -24,7 +24,10 @@ WHERE documents.status IN ('building', 'failed', 'superseded')"""
 SELECT_PENDING_FOR_FILE = """
 SELECT * FROM documents WHERE sha256 = %s AND status IN ('building', 'failed') ORDER BY id"""
 
-UPDATE_PAGE_COUNT = "UPDATE documents SET page_count = %s, title = COALESCE(%s, title) WHERE id = %s"
+UPDATE_PAGE_COUNT = "UPDATE documents SET page_count = %s WHERE id = %s"
+
+# A title from the PDF's metadata beats one made up from the file name, never one a user gave.
+UPDATE_TITLE = "UPDATE documents SET title = %s WHERE id = %s"
 
 MARK_FAILED = "UPDATE documents SET status = 'failed', error = %s WHERE id = %s AND status <> 'live'"
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import uuid
 from pathlib import Path
 
@@ -13,15 +12,13 @@ from psycopg.conninfo import make_conninfo
 
 from rag_serving import db, embedded
 
-SESSION_HOME = Path(os.environ.get("RAG_TEST_HOME", "/tmp/rag-test-home")).resolve()
-
-
 @pytest.fixture(scope="session")
-def pg_server_url() -> str:
-    """URL of the session's embedded server (the `postgres` database)."""
-    url = embedded.start(SESSION_HOME / "pgdata")
+def pg_server_url(tmp_path_factory) -> str:
+    """URL of the session's own embedded server (the `postgres` database)."""
+    pgdata = tmp_path_factory.mktemp("pg") / "pgdata"
+    url = embedded.start(pgdata)
     yield url
-    embedded.stop(SESSION_HOME / "pgdata")
+    embedded.stop(pgdata)
 
 
 @pytest.fixture
