@@ -6,6 +6,7 @@ import argparse
 import io
 import json
 import logging
+import os
 import subprocess
 import time
 import uuid
@@ -22,7 +23,8 @@ from rag_assets.runner import Target, ingest_targets
 from rag_serving import db
 from rag_serving.config import load_settings
 
-DEFAULT_DOCS = Path(__file__).resolve().parents[2] / "shared" / "bench" / "mmlongbench" / "documents"
+# The shared evaluation data sits beside the repository; benchmarks read it in place.
+DEFAULT_DOCS = Path(os.environ.get("RAG_BENCH_DATA", Path(__file__).resolve().parents[2] / "shared" / "bench")) / "mmlongbench" / "documents"
 
 
 def baseline_pages_per_second(paths: list[Path]) -> tuple[int, float]:
@@ -50,6 +52,8 @@ def main() -> None:
     args = parser.parse_args()
 
     paths = sorted(args.docs.glob("*.pdf"))[: args.limit or None]
+    if not paths:
+        raise SystemExit(f"no PDFs in {args.docs}; set RAG_BENCH_DATA or pass --docs")
     settings = load_settings()
     server = db.server_url(settings)
     name = f"bench_{uuid.uuid4().hex[:8]}"

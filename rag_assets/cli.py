@@ -223,6 +223,68 @@ def cmd_ui(args: argparse.Namespace, settings: Settings) -> int:
             proc.wait(60)
 
 
+def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
+    from rag_serving.database import Database, Tenant, app_url
+    from rag_serving.embedders import get_embedder
+    from rag_serving.retrieval import Filters, IndexModelMismatch, Retriever
+
+    filters = Filters(
+        kinds=args.kind or None, year=args.year, documents=args.document or None, section=args.section,
+        published_from=args.published_from, published_to=args.published_to,
+    )
+    database = Database(app_url(settings, db.bootstrap(settings)), max_size=1)
+    try:
+        embedder = get_embedder(settings.embedder, tei_url=settings.tei_url, threads=settings.embed_threads)
+        retriever = Retriever(database, embedder, k1=settings.bm25_k1, b=settings.bm25_b, candidates=settings.candidates)
+        t0 = time.perf_counter()
+        hits = retriever.search(Tenant(args.org, tuple(args.rooftop)), args.question, k=args.k, mode=args.mode,
+                                sparse=args.sparse, filters=filters)
+    except IndexModelMismatch as exc:
+        _out(f"rag search: {exc}")
+        return 2
+    finally:
+        database.close()
+    _out(f"{len(hits)} hits ({args.mode}, {(time.perf_counter() - t0) * 1000:.0f} ms) for {args.org}/{','.join(args.rooftop)}")
+    for i, h in enumerate(hits, start=1):
+        ranks = f"dense #{h.dense_rank or '-'} sparse #{h.sparse_rank or '-'}"
+        _out(f"{i:>2}. {h.score:.4f}  {h.title}, {h.pages}  [{h.link}]  {ranks}")
+        if h.heading_path:
+            _out(f"    {h.heading_path}")
+        _out("    " + " ".join(h.body.split())[:200])
+    return 0
+
+
+def cmd_keys(args: argparse.Namespace, settings: Settings) -> int:
+    from rag_serving import apikeys
+
+    url = db.bootstrap(settings)
+    with db.connect(url, autocommit=True) as conn:
+        if args.action == "create":
+            if not args.org or not args.rooftop:
+                raise SystemExit("rag keys create: --org and at least one --rooftop are required")
+            key = apikeys.create_key(conn, args.org, args.rooftop, args.label or "")
+            _out(key)
+            _out(f"(shown once; stored as SHA-256, scoped to {args.org}/{','.join(args.rooftop)})", )
+        else:
+            _out("revoked" if apikeys.revoke_key(conn, args.key) else "no such active key")
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
+    from rag_serving.__main__ import main as serving_main
+
+    db.bootstrap(settings)
+    serving_main(["serve", "--host", args.host, "--port", str(args.port)])
+    return 0
+
+
+def cmd_models(args: argparse.Namespace, settings: Settings) -> int:
+    from rag_serving.__main__ import main as serving_main
+
+    serving_main(["models-serve", "--host", args.host, "--port", str(args.port)])
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rag", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -257,6 +319,40 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("demo", help="generate the sample corpus, ingest it, print a summary")
     p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("search", help="ranked, tenant-scoped chunks for a question")
+    p.add_argument("question")
+    p.add_argument("--org", required=True)
+    p.add_argument("--rooftop", action="append", required=True, help="repeat for several rooftops")
+    p.add_argument("--k", type=int, default=10)
+    p.add_argument("--mode", choices=["dense", "sparse", "hybrid"], default="hybrid")
+    p.add_argument("--sparse", choices=["bm25", "tsrank"], default="bm25")
+    p.add_argument("--kind", action="append")
+    p.add_argument("--year", type=int)
+    p.add_argument("--published-from", dest="published_from")
+    p.add_argument("--published-to", dest="published_to")
+    p.add_argument("--document", action="append", help="document id or source path")
+    p.add_argument("--section", help="heading path prefix")
+    p.set_defaults(func=cmd_search)
+
+    p = sub.add_parser("keys", help="API keys for the query endpoint")
+    p.add_argument("action", choices=["create", "revoke"])
+    p.add_argument("--org")
+    p.add_argument("--rooftop", action="append")
+    p.add_argument("--label")
+    p.add_argument("--key")
+    p.set_defaults(func=cmd_keys)
+
+    p = sub.add_parser("serve", help="the HTTP query endpoint (POST /retrieve)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("models", help="local model services")
+    p.add_argument("action", choices=["serve"])
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8080)
+    p.set_defaults(func=cmd_models)
 
     p = sub.add_parser("ui", help="Dagster UI on the same database")
     p.add_argument("--host", default="127.0.0.1")

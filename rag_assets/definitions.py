@@ -8,7 +8,7 @@ from rag_serving.config import load_settings
 
 from .assets.ingest import ingest_assets
 from .jobs import ingest_job
-from .resources import ChunkerResource, OcrResource, PostgresResource, TokenizerResource
+from .resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 from .sensors import inbox_sensor
 
 
@@ -19,6 +19,7 @@ def build_resources() -> dict:
         "tokenizer": TokenizerResource(),
         "chunker": ChunkerResource(size=settings.chunk_size, overlap=settings.chunk_overlap, snap=settings.chunk_snap),
         "ocr": OcrResource(enabled=settings.ocr_enabled),
+        "embedder": EmbedderResource(name=settings.embedder, tei_url=settings.tei_url or "", threads=settings.embed_threads),
     }
 
 

@@ -233,11 +233,17 @@ def read_pdf(file_name: str, data: bytes, progress: Callable[[int, int], None] |
     count = len(reader.pages)
     labels = _page_labels(reader, count)
     pages: list[ExtractedPage] = []
+    warnings: list[str] = []
     for i, page in enumerate(reader.pages, start=1):
         try:
             text = _page_text(page).replace("\x00", "")  # PostgreSQL text cannot hold NUL
         except LimitReachedError as exc:
-            raise CorruptPdf(file_name, f"page {i} exceeds pypdf's safety limits: {exc}") from exc
+            # One pathological content stream should cost that page, not the whole document.
+            warnings.append(f"{file_name}: page {i} (label {labels[i - 1]}) exceeds pypdf's safety limits ({exc}); recorded as unreadable")
+            pages.append(ExtractedPage(index=i, label=labels[i - 1], text="", has_text_layer=False, unreadable=True))
+            if progress:
+                progress(i, count)
+            continue
         has_text = bool(text.strip())
         pages.append(
             ExtractedPage(
@@ -256,7 +262,7 @@ def read_pdf(file_name: str, data: bytes, progress: Callable[[int, int], None] |
             title = str(reader.metadata.title).strip() or None
     except Exception:  # noqa: BLE001
         title = None
-    return ExtractedDocument(media_type=PDF, pages=pages, outline=read_outline(reader), pdf_title=title)
+    return ExtractedDocument(media_type=PDF, pages=pages, outline=read_outline(reader), pdf_title=title, warnings=warnings)
 
 
 def read_text_file(file_name: str, data: bytes, media_type: str) -> ExtractedDocument:

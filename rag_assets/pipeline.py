@@ -285,7 +285,7 @@ def pages_step(
                 )
             for p in extracted.pages:
                 if p.unreadable:
-                    record_error(conn, doc, "ocr", "UnreadablePage",
+                    record_error(conn, doc, "pages", "UnreadablePage",
                                  next((w for w in extracted.warnings if f"page {p.index} " in w), f"{name}: page {p.index} is unreadable"),
                                  severity="warning", page_index=p.index, run_id=run_id)
             if extracted.pdf_title and doc["title"] == default_title(Path(doc["file_name"])):
@@ -390,6 +390,69 @@ def chunks_step(
         report.add("multi_page_chunks", sum(c.page_end > c.page_start for c in spans))
         if spans:
             report.counts["max_chunk_tokens"] = max(report.counts.get("max_chunk_tokens", 0), max(c.token_count for c in spans))
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def embeddings_step(conn: psycopg.Connection, sha: str, embedder, run_id: str | None = None) -> StepReport:
+    """Vectors for every chunk of the built documents, through the cache."""
+    from pgvector.psycopg import register_vector
+
+    from .embedding_cache import embed_cached
+
+    started = time.perf_counter()
+    docs = building_documents(conn, sha)
+    report = StepReport(documents=len(docs))
+    register_vector(conn)
+    for doc in docs:
+        rows = conn.execute(q.SELECT_CHUNK_BODIES, (doc["id"],)).fetchall()
+        vectors, stats = embed_cached(conn, embedder, [r["body"] for r in rows])
+        with conn.transaction(), conn.cursor() as cur:
+            cur.executemany(q.SET_CHUNK_EMBEDDING, [(v, embedder.model, r["id"]) for r, v in zip(rows, vectors)])
+            cur.execute(q.SET_DOCUMENT_EMBEDDING_MODEL, (embedder.model, doc["id"]))
+        report.add("vectors", len(rows))
+        report.add("cache_hits", stats.hits)
+        report.add("cache_misses", stats.misses)
+        report.counts["embed_ms"] = report.counts.get("embed_ms", 0) + int(stats.embed_seconds * 1000)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def hnsw_index_name(model: str) -> str:
+    return "chunks_hnsw_" + sha256_hex(model)[:12]
+
+
+def ensure_vector_index(conn: psycopg.Connection, model: str, dim: int) -> bool:
+    """HNSW (cosine) over this model's vectors; partial, so vectors of another model never enter it."""
+    from psycopg import sql
+
+    name = hnsw_index_name(model)
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (q.INDEX_LOCK_KEY,))
+        if conn.execute("SELECT 1 FROM pg_indexes WHERE indexname = %s", (name,)).fetchone():
+            return False
+        conn.execute(
+            sql.SQL(
+                "CREATE INDEX {name} ON chunks USING hnsw ((embedding::vector({dim})) vector_cosine_ops) "
+                "WHERE embedding_model = {model}"
+            ).format(name=sql.Identifier(name), dim=sql.Literal(dim), model=sql.Literal(model))
+        )
+    return True
+
+
+def indexes_step(conn: psycopg.Connection, sha: str, model: str, dim: int, run_id: str | None = None) -> StepReport:
+    """BM25 postings and lengths for the built documents; the vector index for the model if missing."""
+    started = time.perf_counter()
+    docs = building_documents(conn, sha)
+    report = StepReport(documents=len(docs))
+    for doc in docs:
+        with conn.transaction():
+            conn.execute(q.DELETE_POSTINGS, (doc["id"],))
+            conn.execute(q.INSERT_POSTINGS, (doc["id"],))
+            conn.execute(q.SET_BM25_LENGTHS, (doc["id"],))
+        report.add("postings", conn.execute(q.COUNT_POSTINGS, (doc["id"],)).fetchone()["n"])
+    if docs:
+        report.add("vector_index_created", int(ensure_vector_index(conn, model, dim)))
     report.seconds = time.perf_counter() - started
     return report
 

@@ -88,3 +88,28 @@ DELETE_SUPERSEDED_SECTIONS = "DELETE FROM sections WHERE document_id = ANY(%s)"
 MARK_LIVE = """
 UPDATE documents SET status = 'live', ingested_at = now(), error = NULL
 WHERE id = %s AND status = 'building'"""
+
+SELECT_CHUNK_BODIES = "SELECT id, body FROM chunks WHERE document_id = %s ORDER BY ordinal"
+
+SET_CHUNK_EMBEDDING = "UPDATE chunks SET embedding = %s, embedding_model = %s WHERE id = %s"
+
+SET_DOCUMENT_EMBEDDING_MODEL = "UPDATE documents SET embedding_model = %s WHERE id = %s"
+
+DELETE_POSTINGS = "DELETE FROM chunk_terms WHERE document_id = %s"
+
+# BM25 postings straight from the generated tsvector: one row per (lexeme, chunk), tf = its positions.
+INSERT_POSTINGS = """
+INSERT INTO chunk_terms (term, chunk_id, document_id, organization_id, rooftop_id, tf)
+SELECT t.lexeme, c.id, c.document_id, c.organization_id, c.rooftop_id, coalesce(array_length(t.positions, 1), 1)
+FROM chunks c, unnest(c.tsv) AS t
+WHERE c.document_id = %s"""
+
+SET_BM25_LENGTHS = """
+UPDATE chunks c
+SET bm25_length = (SELECT coalesce(sum(coalesce(array_length(t.positions, 1), 1)), 0) FROM unnest(c.tsv) AS t)
+WHERE c.document_id = %s"""
+
+COUNT_POSTINGS = "SELECT count(*) AS n FROM chunk_terms WHERE document_id = %s"
+
+# Serializes index creation between concurrent partition runs.
+INDEX_LOCK_KEY = 0x52414731

@@ -9,6 +9,7 @@ from tokenizers import Tokenizer
 
 from rag_serving import db
 from rag_serving.config import load_settings
+from rag_serving.embedders import get_embedder
 from rag_serving.tokenization import load_tokenizer, model_max_tokens, tokenizer_digest, SPECIAL_TOKENS_PER_INPUT
 
 from .chunking import ChunkerConfig, ChunkingConfigError
@@ -75,6 +76,20 @@ class ChunkerResource(ConfigurableResource):
 
     def digest(self, tokenizer: Tokenizer) -> str:
         return pipeline_digest(self.config(), tokenizer_digest(tokenizer))
+
+
+class EmbedderResource(ConfigurableResource):
+    """The embedding model (RAG_EMBEDDER): `minilm` (local ONNX), `hashed-tfidf`, or `tei` at tei_url."""
+
+    name: str = "minilm"
+    tei_url: str = ""
+    threads: int = 0
+    _embedder: object = PrivateAttr(default=None)
+
+    def get(self):
+        if self._embedder is None:
+            self._embedder = get_embedder(self.name, tei_url=self.tei_url or None, threads=self.threads)
+        return self._embedder
 
 
 class OcrResource(ConfigurableResource):

@@ -17,6 +17,16 @@ class Settings:
     chunk_snap: int
     ocr_enabled: bool
     inbox: Path
+    app_database_url: str | None  # the serving role's URL; default: the server's URL as role rag_app
+    embedder: str  # minilm | hashed-tfidf | tei
+    tei_url: str | None
+    embed_threads: int  # 0: onnxruntime picks
+    bm25_k1: float
+    bm25_b: float
+    candidates: int  # per leg before fusion
+    max_question_chars: int
+    api_host: str
+    api_port: int
 
     @property
     def pgdata(self) -> Path:
@@ -49,4 +59,14 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         chunk_snap=int(env.get("RAG_CHUNK_SNAP", "50")),
         ocr_enabled=_flag(env.get("RAG_OCR"), True),
         inbox=Path(env.get("RAG_INBOX") or home / "inbox").expanduser().resolve(),
+        app_database_url=env.get("RAG_APP_DATABASE_URL") or None,
+        embedder=(env.get("RAG_EMBEDDER") or "minilm").strip().lower(),
+        tei_url=env.get("RAG_TEI_URL") or None,
+        embed_threads=int(env.get("RAG_EMBED_THREADS", "0")),
+        bm25_k1=float(env.get("RAG_BM25_K1", "1.2")),
+        bm25_b=float(env.get("RAG_BM25_B", "0.75")),
+        candidates=int(env.get("RAG_CANDIDATES", "50")),
+        max_question_chars=int(env.get("RAG_MAX_QUESTION_CHARS", "2000")),
+        api_host=env.get("RAG_API_HOST", "127.0.0.1"),
+        api_port=int(env.get("RAG_API_PORT", "8000")),
     )

@@ -47,3 +47,46 @@ def sample_corpus(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("corpus")
     generate(out)
     return out
+
+
+@pytest.fixture(scope="session")
+def corpus_db(pg_server_url, sample_corpus) -> str:
+    """A database with the whole sample corpus ingested through the real asset graph (read-only for tests)."""
+    from dagster import DagsterInstance
+
+    from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
+    from rag_assets.runner import ingest_targets, tenant_folder_targets
+
+    name = f"corpus_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(pg_server_url, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    url = make_conninfo(pg_server_url, dbname=name)
+    db.migrate(url)
+    resources = {
+        "database": PostgresResource(url=url),
+        "tokenizer": TokenizerResource(),
+        "chunker": ChunkerResource(),
+        "ocr": OcrResource(enabled=True),
+        "embedder": EmbedderResource(name="minilm"),
+    }
+    batch = ingest_targets(tenant_folder_targets(sample_corpus), url=url, resources=resources,
+                           instance=DagsterInstance.ephemeral())
+    assert batch.count("failed") == 0, [o.message for o in batch.outcomes if o.state == "failed"]
+    return url
+
+
+@pytest.fixture(scope="session")
+def corpus_app_db(corpus_db):
+    """The serving role's pool on the corpus database (row-level security applies)."""
+    from rag_serving.database import APP_ROLE, Database
+
+    database = Database(make_conninfo(corpus_db, user=APP_ROLE), max_size=4)
+    yield database
+    database.close()
+
+
+@pytest.fixture(scope="session")
+def minilm():
+    from rag_serving.embedders import OnnxMiniLM
+
+    return OnnxMiniLM()

@@ -1,4 +1,4 @@
-"""Ingest assets: source_documents → pages → sections → chunks → published_documents, one partition per file SHA-256."""
+"""Ingest assets: source_documents → pages → sections → chunks → embeddings → indexes → published_documents, per file SHA-256."""
 
 
 from dagster import AssetExecutionContext, Failure, MaterializeResult, MetadataValue, asset
@@ -6,7 +6,7 @@ from dagster import AssetExecutionContext, Failure, MaterializeResult, MetadataV
 from .. import pipeline
 from ..extraction import IngestError
 from ..partitions import files_partitions
-from ..resources import ChunkerResource, OcrResource, PostgresResource, TokenizerResource
+from ..resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 
 GROUP = "ingest"
 PROGRESS_EVERY_PAGES = 25
@@ -87,7 +87,33 @@ def chunks(
     return MaterializeResult(metadata=meta)
 
 
-@asset(partitions_def=files_partitions, group_name=GROUP, deps=[chunks], kinds={"postgres"})
+@asset(partitions_def=files_partitions, group_name=GROUP, deps=[chunks], kinds={"postgres", "pgvector"})
+def embeddings(context: AssetExecutionContext, database: PostgresResource, embedder: EmbedderResource) -> MaterializeResult:
+    """A vector per chunk from the configured embedder, through the embedding cache (hits and misses counted)."""
+    model = embedder.get()
+    with database.connect() as conn:
+        with pipeline.guarded(conn, context.partition_key, "embeddings", context.run_id):
+            report = pipeline.embeddings_step(conn, context.partition_key, model, run_id=context.run_id)
+    meta = _metadata(report)
+    meta["model"] = model.model
+    total = report.counts.get("cache_hits", 0) + report.counts.get("cache_misses", 0)
+    meta["cache_hit_rate"] = MetadataValue.float(round(report.counts.get("cache_hits", 0) / total, 4) if total else 0.0)
+    return MaterializeResult(metadata=meta)
+
+
+@asset(partitions_def=files_partitions, group_name=GROUP, deps=[embeddings], kinds={"postgres"})
+def indexes(context: AssetExecutionContext, database: PostgresResource, embedder: EmbedderResource) -> MaterializeResult:
+    """BM25 postings and chunk lengths for the sparse leg; the HNSW cosine index for the model's vectors."""
+    model = embedder.get()
+    with database.connect() as conn:
+        with pipeline.guarded(conn, context.partition_key, "indexes", context.run_id):
+            report = pipeline.indexes_step(conn, context.partition_key, model.model, model.dim, run_id=context.run_id)
+    meta = _metadata(report)
+    meta["hnsw_index"] = pipeline.hnsw_index_name(model.model)
+    return MaterializeResult(metadata=meta)
+
+
+@asset(partitions_def=files_partitions, group_name=GROUP, deps=[indexes], kinds={"postgres"})
 def published_documents(context: AssetExecutionContext, database: PostgresResource) -> MaterializeResult:
     """The atomic switch: the new version goes live and the one it replaces retires, in one transaction."""
     with database.connect() as conn:
@@ -96,4 +122,4 @@ def published_documents(context: AssetExecutionContext, database: PostgresResour
     return MaterializeResult(metadata=_metadata(report))
 
 
-ingest_assets = [source_documents, pages, sections, chunks, published_documents]
+ingest_assets = [source_documents, pages, sections, chunks, embeddings, indexes, published_documents]

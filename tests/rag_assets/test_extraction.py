@@ -99,3 +99,20 @@ def test_image_only_page_without_ocr_is_unreadable_with_warning_not_silently_emp
 
 def test_contents_dot_leaders_are_collapsed():
     assert ex.normalize_page_text("3.2 Parental Leave ..................... 14") == "3.2 Parental Leave ... 14"
+
+
+def test_page_over_pypdf_safety_limit_is_unreadable_and_the_rest_still_reads():
+    from pypdf._configuration import CURRENT_CONFIGURATION, get_configuration
+
+    busy = "\n".join(f"line {i} of a very busy page" for i in range(40))
+    pdf = text_pdf(["Quiet page one", busy, "Quiet page three"])
+    # A real MMLongBench PDF trips pypdf's 2,000,000-token budget on one page; a small budget
+    # reproduces that on a page we built.
+    token = CURRENT_CONFIGURATION.set(get_configuration().with_overwrites(stream_parsing_work_maximum_count=400))
+    try:
+        doc = ex.extract("busy.pdf", pdf)
+    finally:
+        CURRENT_CONFIGURATION.reset(token)
+    assert [p.unreadable for p in doc.pages] == [False, True, False]
+    assert doc.pages[2].text == "Quiet page three"
+    assert any("busy.pdf: page 2" in w and "safety limits" in w for w in doc.warnings)

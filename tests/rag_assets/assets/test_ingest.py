@@ -8,7 +8,7 @@ from dagster import DagsterInstance, materialize
 from rag_assets.assets.ingest import chunks, ingest_assets, pages, sections, source_documents
 from rag_assets.partitions import files_partitions
 from rag_assets.pipeline import register_file
-from rag_assets.resources import ChunkerResource, OcrResource, PostgresResource, TokenizerResource
+from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 from rag_assets.runner import Target, ingest_targets
 from tests.pdfs import encrypted, pdf_with_image_page, text_pdf, zero_page_pdf
 
@@ -37,6 +37,7 @@ def resources_for(url: str, **overrides) -> dict:
         "tokenizer": TokenizerResource(),
         "chunker": ChunkerResource(size=200, overlap=20, snap=20),
         "ocr": OcrResource(enabled=True),
+        "embedder": EmbedderResource(name="hashed-tfidf"),
     }
     res.update(overrides)
     return res
@@ -223,3 +224,27 @@ def test_invalid_tenant_id_is_refused_naming_the_field(database_url, conn, tmp_p
     with pytest.raises(RegistrationError, match="organization_id 'Acme Corp' is invalid"):
         register_file(conn, write(tmp_path, "a.md", b"# A\n"), organization_id="Acme Corp", rooftop_id="hq",
                       source_path="a.md", digest="x")
+
+
+def test_reingesting_unchanged_text_hits_the_embedding_cache(database_url, conn, tmp_path):
+    path = write(tmp_path, "handbook.pdf", HANDBOOK_V1)
+    run_batch(database_url, [Target(path, "acme", "hq", "handbook.pdf")])
+    path.write_bytes(HANDBOOK_V2)  # one chunk's text changes, the others do not
+    instance = DagsterInstance.ephemeral()
+    with PostgresResource(url=database_url).connect() as c:
+        digest = ChunkerResource(size=200, overlap=20, snap=20).digest(TokenizerResource().load())
+        reg = register_file(c, path, organization_id="acme", rooftop_id="hq", source_path="handbook.pdf", digest=digest)
+    instance.add_dynamic_partitions(files_partitions.name, [reg.sha256])
+    result = materialize(ingest_assets, partition_key=reg.sha256, instance=instance, resources=resources_for(database_url))
+    meta = result.asset_materializations_for_node("embeddings")[0].metadata
+    assert meta["cache_hits"].value >= 1 and meta["cache_misses"].value >= 1
+    assert meta["cache_hits"].value + meta["cache_misses"].value == meta["vectors"].value
+
+
+def test_published_chunks_have_vectors_and_bm25_postings(database_url, conn, tmp_path):
+    run_batch(database_url, [Target(write(tmp_path, "handbook.pdf", HANDBOOK_V1), "acme", "hq", "handbook.pdf")])
+    row = conn.execute("SELECT count(*) AS n, count(embedding) AS vectors, min(bm25_length) AS shortest FROM chunks").fetchone()
+    assert row["n"] == row["vectors"] and row["shortest"] > 0
+    tf = conn.execute("SELECT tf FROM chunk_terms WHERE term = 'week'").fetchone()["tf"]
+    assert tf == 1  # "Staff get 12 weeks of parental leave." has "weeks" once
+    assert conn.execute("SELECT count(*) AS n FROM pg_indexes WHERE indexname LIKE 'chunks_hnsw_%%'").fetchone()["n"] == 1

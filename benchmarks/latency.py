@@ -1,0 +1,117 @@
+"""Query latency p50/p95 per mode at 10k and 100k chunks, HNSW against exact search, and HNSW's recall@50 against exact."""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import time
+
+import numpy as np
+from pgvector.psycopg import register_vector
+from psycopg.conninfo import make_conninfo
+
+from rag_assets.pipeline import ensure_vector_index
+from rag_serving import db
+from rag_serving.database import APP_ROLE, Database, Tenant
+from rag_serving.embedders import get_embedder
+from rag_serving.retrieval import Retriever
+
+from .common import BENCH_DATA, bench_database, commit
+from .scifact import ALL_LENGTHS, ALL_POSTINGS, INSERT_CHUNK, INSERT_DOC, load
+
+TENANT = Tenant("bench", ("scifact",))
+
+
+def build(url: str, embedder, corpus: list[dict], size: int) -> None:
+    """`size` chunks: the SciFact abstracts, then copies with a suffix and a slightly perturbed vector
+    (embedding 100k real texts would take hours on two cores; the index sees 100k distinct vectors)."""
+    from rag_assets.embedding_cache import embed_cached
+
+    with db.connect(url, autocommit=True) as conn:
+        if conn.execute("SELECT count(*) AS n FROM chunks").fetchone()["n"] == size:
+            return
+        conn.execute("TRUNCATE documents CASCADE")
+        texts = [(d["title"] + ". " + d["text"]).strip() for d in corpus]
+        base, _ = embed_cached(conn, embedder, texts)
+        rng = np.random.default_rng(7)
+        register_vector(conn)
+        t0 = time.perf_counter()
+        with conn.transaction(), conn.cursor() as cur:
+            for i in range(size):
+                j = i % len(texts)
+                text = texts[j] if i < len(texts) else f"{texts[j]} (copy {i // len(texts)})"
+                vec = base[j] if i < len(texts) else base[j] + rng.normal(0, 0.02, base.shape[1]).astype(np.float32)
+                vec = vec / np.linalg.norm(vec)
+                doc = f"d{i}"
+                sha = hashlib.sha256(text.encode()).hexdigest()
+                cur.execute(INSERT_DOC, (doc, doc, sha, doc, doc, embedder.model))
+                cur.execute(INSERT_CHUNK, (doc, doc, text, sha, sha, vec, embedder.model))
+        with conn.transaction():
+            conn.execute(ALL_POSTINGS)
+            conn.execute(ALL_LENGTHS)
+        conn.execute("SET maintenance_work_mem = '1GB'")
+        ensure_vector_index(conn, embedder.model, embedder.dim)
+        conn.execute("ANALYZE")
+        print(f"built {size} chunks in {time.perf_counter() - t0:.0f} s")
+
+
+def percentile(values: list[float], p: float) -> float:
+    return float(np.percentile(np.array(values), p))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sizes", default="10000,100000")
+    parser.add_argument("--queries", type=int, default=200)
+    args = parser.parse_args()
+    root = BENCH_DATA / "scifact"
+    corpus = load(root / "corpus.jsonl")
+    questions = [r["text"] for r in load(root / "queries.jsonl")][: args.queries]
+    embedder = get_embedder("minilm")
+    report = {"commit": commit(), "queries": len(questions), "model": embedder.model, "sizes": {}}
+    for size in [int(s) for s in args.sizes.split(",")]:
+        url = bench_database(f"bench_latency_{size}", fresh=False)
+        build(url, embedder, corpus, size)
+        database = Database(make_conninfo(url, user=APP_ROLE), max_size=1)
+        retriever = Retriever(database, embedder, candidates=50)
+        # Query embedding is the same cost in every mode; measure it once and keep it out of the SQL timings.
+        t0 = time.perf_counter()
+        vectors = embedder.embed(questions)
+        embed_ms = (time.perf_counter() - t0) / len(questions) * 1000
+        cached = dict(zip(questions, vectors))
+        retriever.embedder = _Fixed(embedder, cached)
+        row = {"embed_query_ms": round(embed_ms, 2)}
+        results = {}
+        for label, kwargs in [("dense_hnsw", {"mode": "dense"}), ("dense_exact", {"mode": "dense", "exact": True}),
+                              ("bm25", {"mode": "sparse"}), ("ts_rank_cd", {"mode": "sparse", "sparse": "tsrank"}),
+                              ("hybrid", {"mode": "hybrid"})]:
+            timings, lists = [], []
+            for qtext in questions:
+                t0 = time.perf_counter()
+                hits = retriever.search(TENANT, qtext, k=50, **kwargs)
+                timings.append((time.perf_counter() - t0) * 1000)
+                lists.append([h.chunk_id for h in hits])
+            results[label] = lists
+            row[label] = {"p50_ms": round(percentile(timings, 50), 1), "p95_ms": round(percentile(timings, 95), 1)}
+        recall = [len(set(a) & set(b)) / max(len(b), 1) for a, b in zip(results["dense_hnsw"], results["dense_exact"])]
+        row["hnsw_recall_at_50_vs_exact"] = round(float(np.mean(recall)), 4)
+        report["sizes"][size] = row
+        database.close()
+        print(json.dumps({size: row}), flush=True)
+    print(json.dumps(report, indent=2))
+
+
+class _Fixed:
+    """The real embedder's identity with precomputed query vectors."""
+
+    def __init__(self, embedder, vectors: dict):
+        self._e, self._v = embedder, vectors
+        self.model, self.dim, self.max_tokens = embedder.model, embedder.dim, embedder.max_tokens
+
+    def embed(self, texts):
+        return np.vstack([self._v[t] for t in texts])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,31 @@
+"""Serving entry point without Dagster: `python -m rag_serving serve` (query API) or `models-serve` (TEI-compatible)."""
+
+from __future__ import annotations
+
+import argparse
+
+import uvicorn
+
+from .config import load_settings
+
+
+def main(argv: list[str] | None = None) -> None:
+    settings = load_settings()
+    parser = argparse.ArgumentParser(prog="python -m rag_serving", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("serve", help="the query endpoint")
+    p.add_argument("--host", default=settings.api_host)
+    p.add_argument("--port", type=int, default=settings.api_port)
+    p.add_argument("--workers", type=int, default=1)
+    p = sub.add_parser("models-serve", help="a TEI-compatible /embed and /rerank server backed by the local models")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8080)
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        uvicorn.run("rag_serving.api:create_app", factory=True, host=args.host, port=args.port, workers=args.workers)
+    else:
+        uvicorn.run("rag_serving.tei_server:create_tei_app", factory=True, host=args.host, port=args.port)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,38 @@
+"""Real HTTP servers on 127.0.0.1 for tests: uvicorn in a background thread on a free port."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from contextlib import contextmanager
+
+import httpx
+import uvicorn
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def serve(app, ready_path: str = "/openapi.json"):
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            if httpx.get(base + ready_path, timeout=1).status_code < 500:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    try:
+        yield base
+    finally:
+        server.should_exit = True
+        thread.join(30)
