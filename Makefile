@@ -19,6 +19,7 @@ bench: install
 	$(BIN)/python -m benchmarks.ingest_speed
 	$(BIN)/python -m benchmarks.scifact
 	$(BIN)/python -m benchmarks.latency
+	$(BIN)/python -m benchmarks.embedding_cache
 
 install: sysdeps $(INSTALLED)
 

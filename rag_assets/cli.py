@@ -195,6 +195,57 @@ def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
     return 0 if batch.count("failed") == 0 else 2
 
 
+EVAL_CONFIGS = {
+    "naive": dict(mode="dense", k=5),
+    "dense": dict(mode="dense"),
+    "bm25": dict(mode="sparse"),
+    "tsrank": dict(mode="sparse", sparse="tsrank"),
+    "hybrid": dict(mode="hybrid"),
+}
+
+
+def _commit() -> str:
+    out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO_ROOT, capture_output=True, text=True)
+    return out.stdout.strip() or "unknown"
+
+
+def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
+    import json
+
+    from rag_serving.database import Database, app_url
+    from rag_serving.embedders import get_embedder
+    from rag_serving.retrieval import Retriever
+
+    from .evaluation import UNIT_NOTE, EvalConfig, run_case, summarize
+    from .golden import load_golden
+
+    if args.config not in EVAL_CONFIGS:
+        raise SystemExit(f"rag eval: unknown --config {args.config!r}; choose from {', '.join(EVAL_CONFIGS)}")
+    config = EvalConfig(name=args.config, candidates=settings.candidates, **EVAL_CONFIGS[args.config])
+    cases = load_golden(Path(args.golden), args.split)
+    database = Database(app_url(settings, db.bootstrap(settings)), max_size=1)
+    embedder = get_embedder(settings.embedder, tei_url=settings.tei_url, threads=settings.embed_threads)
+    retriever = Retriever(database, embedder, k1=settings.bm25_k1, b=settings.bm25_b, candidates=config.candidates)
+    rows = []
+    try:
+        for case in cases:
+            row = run_case(retriever, case, config)
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    finally:
+        database.close()
+    chunking = {"size": settings.chunk_size, "overlap": settings.chunk_overlap, "snap": settings.chunk_snap}
+    summary = {
+        "summary": True, "commit": _commit(), "config": config.name, "split": args.split, "cases": len(rows),
+        "config_digest": config.digest({"chunking": chunking, "embedder": embedder.model,
+                                        "k1": settings.bm25_k1, "b": settings.bm25_b}),
+        "chunking": chunking, "embedder": embedder.model, "bm25": {"k1": settings.bm25_k1, "b": settings.bm25_b},
+        **summarize(rows), "unit": UNIT_NOTE,
+    }
+    print(json.dumps(summary), flush=True)
+    return 0
+
+
 DEMO_QUESTIONS = [
     ("How many weeks of parental leave do full-time staff get?", "acme", "hq"),
     ("What does error E-104 mean?", "acme", "hq"),
@@ -345,6 +396,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--document", action="append", help="document id or source path")
     p.add_argument("--section", help="heading path prefix")
     p.set_defaults(func=cmd_search)
+
+    p = sub.add_parser("eval", help="score retrieval on the golden set (JSON lines)")
+    p.add_argument("--golden", default=str(REPO_ROOT / "golden"))
+    p.add_argument("--split", choices=["dev", "heldout", "all"], default="dev")
+    p.add_argument("--config", default="hybrid", help=f"one of {', '.join(EVAL_CONFIGS)}")
+    p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("keys", help="API keys for the query endpoint")
     p.add_argument("action", choices=["create", "revoke"])

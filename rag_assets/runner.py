@@ -43,6 +43,7 @@ class FileOutcome:
     message: str = ""
     pages: int = 0
     seconds: float = 0.0
+    steps: dict[str, dict] = field(default_factory=dict)  # asset name -> its materialization metadata
 
 
 @dataclass
@@ -86,6 +87,14 @@ def path_targets(paths: list[Path], organization_id: str, rooftop_id: str) -> li
         else:
             targets.append(Target(path, organization_id, rooftop_id, path.name))
     return targets
+
+
+def _step_metadata(result) -> dict[str, dict]:
+    out = {}
+    for event in result.get_asset_materialization_events():
+        materialization = event.asset_materialization
+        out[materialization.asset_key.path[-1]] = {k: v.value for k, v in materialization.metadata.items()}
+    return out
 
 
 def _failure_message(result) -> str:
@@ -143,9 +152,13 @@ def ingest_targets(
             notes = catalog.recent_errors(conn, limit=50, document_id=reg.document_id)
             if result.success and row and row["status"] == "live":
                 pages = row["page_count"] or 0
-                batch.outcomes.append(FileOutcome(t, reg.state, reg.document_id, reg.sha256, pages=pages, seconds=seconds))
+                steps = _step_metadata(result)
+                batch.outcomes.append(FileOutcome(t, reg.state, reg.document_id, reg.sha256, pages=pages,
+                                                  seconds=seconds, steps=steps))
+                cache = steps.get("embeddings", {})
                 say(f"{pad}live: {pages} pages, {row['sections']} sections, {row['chunks']} chunks "
-                    f"in {seconds:.1f} s ({pages / seconds:.1f} pages/s)")
+                    f"in {seconds:.1f} s ({pages / seconds:.1f} pages/s); embedding cache "
+                    f"{cache.get('cache_hits', 0)} hits / {cache.get('cache_misses', 0)} misses")
                 for n in notes:
                     if n["severity"] == "warning":
                         say(f"{pad}warning: {n['message']}")

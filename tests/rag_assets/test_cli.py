@@ -151,3 +151,22 @@ def test_serve_answers_with_a_created_key(external_env, tmp_path):
     finally:
         proc.terminate()
         proc.wait(30)
+
+
+def test_models_serve_speaks_tei_info_and_embed(external_env):
+    port = _free_port()
+    proc = subprocess.Popen(RAG + ["models", "serve", "--port", str(port)], env=external_env, cwd=REPO,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline, info = time.time() + 90, None
+        while time.time() < deadline and info is None:
+            try:
+                info = httpx.get(f"http://127.0.0.1:{port}/info", timeout=5).json()
+            except httpx.HTTPError:
+                time.sleep(0.5)
+        assert info["model_id"].startswith("all-MiniLM-L6-v2/onnx-int8/") and info["max_input_length"] == 256
+        vectors = httpx.post(f"http://127.0.0.1:{port}/embed", json={"inputs": ["hello"]}, timeout=30).json()
+        assert len(vectors) == 1 and len(vectors[0]) == 384
+    finally:
+        proc.terminate()
+        proc.wait(30)

@@ -1,0 +1,42 @@
+"""Golden-case judging, worked by hand."""
+
+import pytest
+
+from rag_assets.evaluation import case_metrics, judge, retrieval_question
+from rag_assets.golden import GoldenCase
+from rag_serving.retrieval import Hit
+
+CASE = GoldenCase.model_validate({
+    "id": "leave-001", "tenant": {"organization": "acme", "rooftops": ["hq"]}, "question": "weeks?",
+    "relevant": [{"document": "a.pdf", "page": 14, "grade": 2}, {"document": "a.pdf", "page": 15, "grade": 1}],
+    "answer_must_include": ["16 weeks"],
+})
+
+
+def hit(source, start, end):
+    return Hit(chunk_id=f"{source}{start}{end}", document_id="d", title="T", source_path=source, kind=None,
+               published_on=None, page_start=start, page_end=end, page_label_start=str(start),
+               page_label_end=str(end), heading_path=None, body="", score=0.0)
+
+
+HITS = [hit("a.pdf", 10, 10), hit("a.pdf", 14, 15), hit("a.pdf", 15, 15), hit("b.pdf", 14, 14)]
+
+
+def test_chunk_takes_the_highest_grade_of_pages_it_overlaps_and_pages_are_credited_once():
+    grades, gains, covered = judge(HITS, CASE)
+    assert grades == [0, 2, 1, 0]  # b.pdf page 14 is another document
+    assert gains == [0, 2, 0, 0]
+    assert covered == 2
+
+
+def test_metrics_for_the_worked_example():
+    m = case_metrics(HITS, CASE)
+    assert (m["hit@1"], m["hit@5"], m["mrr@10"]) == (0.0, 1.0, 0.5)
+    # DCG = 3/log2(3) = 1.89279; ideal = 3/1 + 1/log2(3) = 3.63093
+    assert m["ndcg@5"] == pytest.approx(0.52130, abs=1e-5)
+    assert (m["recall@1"], m["recall@5"]) == (0.0, 1.0)
+
+
+def test_follow_up_is_searched_with_its_history():
+    case = CASE.model_copy(update={"history": ["parental leave for full-time staff?"], "question": "and part-time?"})
+    assert retrieval_question(case) == "parental leave for full-time staff? and part-time?"
