@@ -60,6 +60,7 @@ def build(url: str, embedder, size: int) -> None:
         with conn.transaction():
             conn.execute(ALL_POSTINGS)
             conn.execute(ALL_LENGTHS)
+            conn.execute("SELECT refresh_bm25_stats('bench', 'scifact')")
         conn.execute("SET maintenance_work_mem = '1GB'")
         ensure_vector_index(conn, embedder.model, embedder.dim)
         conn.execute("ANALYZE")

@@ -75,6 +75,7 @@ def build(url: str, embedder, corpus: list[dict]) -> None:
         with conn.transaction():
             conn.execute(ALL_POSTINGS)
             conn.execute(ALL_LENGTHS)
+            conn.execute("SELECT refresh_bm25_stats('bench', 'scifact')")
         ensure_vector_index(conn, embedder.model, embedder.dim)
         conn.execute("ANALYZE")
 

@@ -474,6 +474,7 @@ def publish_step(conn: psycopg.Connection, sha: str, run_id: str | None = None) 
                 conn.execute(q.DELETE_SUPERSEDED_SECTIONS, (old_ids,))
                 conn.execute(q.DELETE_SUPERSEDED_PAGES, (old_ids,))
             conn.execute(q.MARK_LIVE, (doc["id"],))
+            conn.execute(q.REFRESH_BM25_STATS, (doc["organization_id"], doc["rooftop_id"]))
         report.add("replaced", len(old_ids))
         report.add("published", 1)
     report.seconds = time.perf_counter() - started

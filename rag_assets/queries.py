@@ -113,3 +113,5 @@ COUNT_POSTINGS = "SELECT count(*) AS n FROM chunk_terms WHERE document_id = %s"
 
 # Serializes index creation between concurrent partition runs.
 INDEX_LOCK_KEY = 0x52414731
+
+REFRESH_BM25_STATS = "SELECT refresh_bm25_stats(%s, %s)"

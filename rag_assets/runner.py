@@ -92,7 +92,7 @@ def path_targets(paths: list[Path], organization_id: str, rooftop_id: str) -> li
 def _step_metadata(result) -> dict[str, dict]:
     out = {}
     for event in result.get_asset_materialization_events():
-        materialization = event.asset_materialization
+        materialization = event.event_specific_data.materialization
         out[materialization.asset_key.path[-1]] = {k: v.value for k, v in materialization.metadata.items()}
     return out
 

@@ -1,27 +1,30 @@
 -- Sparse leg: Okapi BM25 over the postings table, inside PostgreSQL. Terms are the question's
--- lexemes under the same 'english' configuration that built the postings. N, avgdl and df are
--- taken over the live chunks this tenant may see (row-level security scopes every table read).
+-- lexemes under the same 'english' configuration that built the postings. N and avgdl come from
+-- bm25_stats and df from the postings, over the live chunks this tenant may see (row-level
+-- security scopes every table read).
+-- The postings of the question's terms are read once, by index, and reused for df and scores.
 WITH q AS (
   SELECT DISTINCT t.lexeme AS term FROM unnest(to_tsvector('english', %(question)s)) AS t
 ),
-corpus AS (
-  SELECT count(*)::float8 AS n, greatest(avg(c.bm25_length), 1)::float8 AS avgdl
-  FROM chunks c JOIN documents d ON d.id = c.document_id
-  WHERE d.status = 'live'
-),
-df AS (
-  SELECT p.term, count(*)::float8 AS df
-  FROM chunk_terms p JOIN q ON q.term = p.term
+postings AS MATERIALIZED (
+  SELECT p.term, p.chunk_id, p.tf
+  FROM q JOIN chunk_terms p ON p.term = q.term
   JOIN documents d ON d.id = p.document_id
   WHERE d.status = 'live'
-  GROUP BY p.term
+),
+corpus AS (
+  SELECT sum(chunks)::float8 AS n, greatest(sum(total_length)::float8 / nullif(sum(chunks), 0), 1) AS avgdl
+  FROM bm25_stats
+),
+df AS (
+  SELECT term, count(*)::float8 AS df FROM postings GROUP BY term
 ),
 scored AS (
   SELECT p.chunk_id AS id,
          sum(ln(1 + (corpus.n - df.df + 0.5) / (df.df + 0.5))
              * p.tf * (%(k1)s + 1)
              / (p.tf + %(k1)s * (1 - %(b)s + %(b)s * c.bm25_length / corpus.avgdl))) AS score
-  FROM chunk_terms p
+  FROM postings p
   JOIN df ON df.term = p.term
   JOIN chunks c ON c.id = p.chunk_id
   JOIN documents d ON d.id = c.document_id

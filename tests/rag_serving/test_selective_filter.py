@@ -36,6 +36,7 @@ def test_one_percent_filter_returns_fifty_results(database_url):
             )
         conn.execute(queries.INSERT_POSTINGS, ("doc",))
         conn.execute(queries.SET_BM25_LENGTHS, ("doc",))
+        conn.execute(queries.REFRESH_BM25_STATS, ("acme", "hq"))
         pipeline.ensure_vector_index(conn, embedder.model, embedder.dim)
     database = Database(make_conninfo(database_url, user=APP_ROLE), max_size=1)
     try:

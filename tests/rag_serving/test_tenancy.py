@@ -14,7 +14,7 @@ SABBATICAL = "SELECT count(*) AS n FROM chunks WHERE body ILIKE '%%sabbatical%%'
 
 def test_without_a_tenant_every_content_table_reads_empty(corpus_app_db):
     with corpus_app_db.anonymous() as conn:
-        for table in ("documents", "pages", "sections", "chunks", "chunk_terms"):
+        for table in ("documents", "pages", "sections", "chunks", "chunk_terms", "bm25_stats"):
             assert conn.execute(f"SELECT count(*) AS n FROM {table}").fetchone()["n"] == 0, table
 
 
