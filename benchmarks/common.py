@@ -17,7 +17,7 @@ BENCH_DATA = Path(os.environ.get("RAG_BENCH_DATA", Path(__file__).resolve().pare
 
 
 def commit() -> str:
-    return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    return subprocess.run(["git", "describe", "--always", "--dirty", "--abbrev=7"], capture_output=True, text=True).stdout.strip()
 
 
 def bench_database(name: str, *, fresh: bool) -> str:

@@ -191,6 +191,8 @@ def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
         _out("")
         _out(f"$ rag search {question!r} --org {org} --rooftop {rooftop} --k 3")
         cmd_search(build_parser().parse_args(["search", question, "--org", org, "--rooftop", rooftop, "--k", "3"]), settings)
+    _out("")
+    cmd_ablate(build_parser().parse_args(["ablate", "--split", "dev"]), settings)
     _out(f"\ndemo took {time.perf_counter() - t0:.1f} s")
     return 0 if batch.count("failed") == 0 else 2
 
@@ -205,7 +207,7 @@ EVAL_CONFIGS = {
 
 
 def _commit() -> str:
-    out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO_ROOT, capture_output=True, text=True)
+    out = subprocess.run(["git", "describe", "--always", "--dirty", "--abbrev=7"], cwd=REPO_ROOT, capture_output=True, text=True)
     return out.stdout.strip() or "unknown"
 
 
@@ -243,6 +245,46 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
         **summarize(rows), "unit": UNIT_NOTE,
     }
     print(json.dumps(summary), flush=True)
+    return 0
+
+
+def run_ablation(settings: Settings, golden: Path, split: str) -> dict:
+    from rag_serving.database import Database, app_url
+    from rag_serving.embedders import get_embedder
+    from rag_serving.retrieval import Retriever
+
+    from .ablation import ablate
+    from .golden import load_golden
+
+    cases = load_golden(golden, split)
+    database = Database(app_url(settings, db.bootstrap(settings)), max_size=1)
+    try:
+        embedder = get_embedder(settings.embedder, tei_url=settings.tei_url, threads=settings.embed_threads)
+        retriever = Retriever(database, embedder, k1=settings.bm25_k1, b=settings.bm25_b, candidates=settings.candidates)
+        result = ablate(retriever, cases)
+    finally:
+        database.close()
+    result.update({"commit": _commit(), "split": split, "embedder": embedder.model,
+                   "chunking": {"size": settings.chunk_size, "overlap": settings.chunk_overlap, "snap": settings.chunk_snap}})
+    return result
+
+
+def cmd_ablate(args: argparse.Namespace, settings: Settings) -> int:
+    import json
+
+    from .ablation import BOOTSTRAP_RESAMPLES, markdown
+    from .evaluation import UNIT_NOTE
+
+    result = run_ablation(settings, Path(args.golden), args.split)
+    table = markdown(result)
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=2, default=str))
+    if args.markdown:
+        Path(args.markdown).write_text(table + "\n")
+    _out(f"ablation on {result['cases']} golden cases (split {args.split}), commit {result['commit']}, "
+         f"embedder {result['embedder']}")
+    _out(table)
+    _out(f"({UNIT_NOTE}; 95% CI: {BOOTSTRAP_RESAMPLES} paired bootstrap resamples of the questions, fixed seed)")
     return 0
 
 
@@ -402,6 +444,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--split", choices=["dev", "heldout", "all"], default="dev")
     p.add_argument("--config", default="hybrid", help=f"one of {', '.join(EVAL_CONFIGS)}")
     p.set_defaults(func=cmd_eval)
+
+    p = sub.add_parser("ablate", help="naive RAG to the current pipeline, one component per row, with intervals")
+    p.add_argument("--golden", default=str(REPO_ROOT / "golden"))
+    p.add_argument("--split", choices=["dev", "heldout", "all"], default="dev")
+    p.add_argument("--json", help="write the full result as JSON here")
+    p.add_argument("--markdown", help="write the table as Markdown here")
+    p.set_defaults(func=cmd_ablate)
 
     p = sub.add_parser("keys", help="API keys for the query endpoint")
     p.add_argument("action", choices=["create", "revoke"])

@@ -1,0 +1,46 @@
+"""Paired comparisons: counts and bootstrap intervals from hand-made per-question scores."""
+
+from rag_assets.ablation import ConfigRun, compare, markdown
+from rag_assets.evaluation import EvalConfig
+
+
+def run(name, scores, expect=None):
+    rows = [{"id": f"q{i}", "expect": (expect or {}).get(i, "answer"), "ndcg@10": s} for i, s in enumerate(scores)]
+    return ConfigRun(EvalConfig(name=name), rows, [1.0] * len(rows))
+
+
+def test_better_worse_same_are_counted_per_question():
+    c = compare(run("new", [1, 0.5, 0, 0.2]), run("old", [0, 0.5, 1, 0.1]), "ndcg@10")
+    assert (c.better, c.worse, c.same) == (2, 1, 1)
+    assert c.mean_diff == (1 + 0 - 1 + 0.1) / 4
+
+
+def test_consistent_gain_has_an_interval_above_zero():
+    new = run("new", [0.9] * 30 + [0.8] * 30)
+    old = run("old", [0.5] * 30 + [0.6] * 30)
+    c = compare(new, old, "ndcg@10")
+    assert c.low > 0 and c.significant
+
+
+def test_mixed_changes_cross_zero_and_are_not_significant():
+    new = run("new", [1, 0, 1, 0, 1, 0, 1, 0])
+    old = run("old", [0, 1, 0, 1, 0, 1, 0, 1])
+    c = compare(new, old, "ndcg@10")
+    assert c.low < 0 < c.high and not c.significant
+
+
+def test_no_answer_cases_are_left_out_of_the_comparison():
+    c = compare(run("new", [1, 1], {1: "abstain"}), run("old", [0, 0], {1: "abstain"}), "ndcg@10")
+    assert (c.better, c.worse, c.same) == (1, 0, 0)
+
+
+def test_bootstrap_is_reproducible():
+    new, old = run("new", [0.3, 0.9, 0.4, 0.7, 0.2]), run("old", [0.1, 0.5, 0.6, 0.2, 0.2])
+    assert compare(new, old, "ndcg@10") == compare(new, old, "ndcg@10")
+
+
+def test_markdown_marks_significance():
+    result = {"rows": [{"config": "naive", "hit@10": 0.5, "mrr@10": 0.4, "ndcg@10": 0.3, "p50_ms": 1, "p95_ms": 2,
+                        "comparisons": [{"against": "x", "metric": "ndcg@10", "better": 1, "worse": 0, "same": 0,
+                                         "mean_diff": 0.1, "low": -0.1, "high": 0.2, "significant": False}]}]}
+    assert "not significant" in markdown(result)
