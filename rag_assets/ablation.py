@@ -78,7 +78,7 @@ def ablate(retriever: Retriever, cases: Sequence[GoldenCase], configs: Sequence[
     runs = [run_config(retriever, cases, c) for c in configs]
     table = []
     for i, run in enumerate(runs):
-        row = {"config": run.config.name, **run.summary, "comparisons": []}
+        row = {"config": run.config.name, "digest": run.config.digest(), **run.summary, "comparisons": [], "cases": run.rows}
         for against in ([runs[i - 1]] if i else []) + ([runs[0]] if i > 1 else []):
             for metric in PAIRED_METRICS:
                 c = compare(run, against, metric)
@@ -104,3 +104,19 @@ def markdown(result: dict) -> str:
             lines.append(f"| {row['config']} | {c['against']} | {c['metric']} | {c['better']} / {c['worse']} / {c['same']} | "
                          f"{c['mean_diff']:+.3f} | [{c['low']:+.3f}, {c['high']:+.3f}] | {verdict} |")
     return "\n".join(lines)
+
+
+def store(conn, result: dict, source: str) -> list[int]:
+    """One eval_runs row per configuration of an ablation result."""
+    from psycopg.types.json import Jsonb
+
+    from .queries import INSERT_EVAL_RUN
+
+    ids = []
+    for row in result["rows"]:
+        summary = {k: v for k, v in row.items() if k not in ("cases", "comparisons")}
+        summary.update({"embedder": result.get("embedder"), "chunking": result.get("chunking")})
+        ids.append(conn.execute(INSERT_EVAL_RUN, (result.get("commit", "unknown"), source, result.get("split", "dev"),
+                                                  row["config"], row["digest"], Jsonb(summary), Jsonb(row["cases"]),
+                                                  Jsonb(row["comparisons"]))).fetchone()["id"])
+    return ids

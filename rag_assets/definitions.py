@@ -6,8 +6,9 @@ from dagster import Definitions
 
 from rag_serving.config import load_settings
 
+from .assets.evaluation import evaluation_assets
 from .assets.ingest import ingest_assets
-from .jobs import ingest_job
+from .jobs import eval_job, ingest_job, nightly_golden
 from .resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 from .sensors import inbox_sensor
 
@@ -24,8 +25,9 @@ def build_resources() -> dict:
 
 
 defs = Definitions(
-    assets=ingest_assets,
-    jobs=[ingest_job],
+    assets=[*ingest_assets, *evaluation_assets],
+    jobs=[ingest_job, eval_job],
+    schedules=[nightly_golden],
     sensors=[inbox_sensor],
     resources=build_resources(),
 )

@@ -1,6 +1,6 @@
-"""Jobs: the ingest graph for one file partition."""
+"""Jobs and schedules: the ingest graph for one file partition; the nightly golden evaluation."""
 
-from dagster import AssetSelection, define_asset_job
+from dagster import AssetSelection, ScheduleDefinition, define_asset_job
 
 from .partitions import files_partitions
 
@@ -10,3 +10,12 @@ ingest_job = define_asset_job(
     partitions_def=files_partitions,
     description="Ingest one stored file (partition = its SHA-256) into pages, sections and chunks, then publish it.",
 )
+
+eval_job = define_asset_job(
+    "golden_eval_job",
+    selection=AssetSelection.groups("evaluation"),
+    description="The golden ablation against the live index; results land in eval_runs.",
+)
+
+# Nightly on the dev split; the held-out split is read only by the final benchmark run.
+nightly_golden = ScheduleDefinition(job=eval_job, cron_schedule="0 3 * * *", name="nightly_golden_benchmark")

@@ -115,3 +115,7 @@ COUNT_POSTINGS = "SELECT count(*) AS n FROM chunk_terms WHERE document_id = %s"
 INDEX_LOCK_KEY = 0x52414731
 
 REFRESH_BM25_STATS = "SELECT refresh_bm25_stats(%s, %s)"
+
+INSERT_EVAL_RUN = """
+INSERT INTO eval_runs (commit, source, split, config_name, config_digest, summary, cases, comparisons)
+VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING id"""

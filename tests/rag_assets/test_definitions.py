@@ -6,10 +6,13 @@ from rag_assets.definitions import defs
 from rag_assets.partitions import files_partitions
 
 
+INGEST = {"source_documents", "pages", "sections", "chunks", "embeddings", "indexes", "published_documents"}
+
+
 def test_ingest_graph_has_its_assets_in_order():
     graph = defs.resolve_asset_graph()
     keys = {k.path[0] for k in graph.get_all_asset_keys()}
-    assert keys == {"source_documents", "pages", "sections", "chunks", "embeddings", "indexes", "published_documents"}
+    assert keys == INGEST | {"golden_eval_runs", "ablation_table"}
     assert graph.get(AssetKey("chunks")).parent_keys == {AssetKey("sections")}
     assert graph.get(AssetKey("embeddings")).parent_keys == {AssetKey("chunks")}
     assert graph.get(AssetKey("indexes")).parent_keys == {AssetKey("embeddings")}
@@ -17,9 +20,14 @@ def test_ingest_graph_has_its_assets_in_order():
     assert graph.get(AssetKey("published_documents")).parent_keys == {AssetKey("indexes")}
 
 
-def test_assets_are_partitioned_by_file_sha256():
+def test_ingest_assets_are_partitioned_by_file_sha256():
     graph = defs.resolve_asset_graph()
-    assert all(graph.get(k).partitions_def == files_partitions for k in graph.get_all_asset_keys())
+    assert all(graph.get(AssetKey(k)).partitions_def == files_partitions for k in INGEST)
+
+
+def test_golden_benchmark_is_scheduled_nightly():
+    schedule = defs.resolve_schedule_def("nightly_golden_benchmark")
+    assert schedule.cron_schedule == "0 3 * * *" and schedule.job_name == "golden_eval_job"
 
 
 def test_sensor_and_job_are_registered():

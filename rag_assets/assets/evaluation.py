@@ -1,0 +1,86 @@
+"""Evaluation assets: the golden ablation (one eval run per configuration, stored in PostgreSQL) and its table with intervals."""
+
+from pathlib import Path
+
+from dagster import AssetExecutionContext, Config, MaterializeResult, MetadataValue, Output, asset
+
+from rag_serving.config import load_settings
+from rag_serving.database import Database, app_url
+from rag_serving.retrieval import Retriever
+
+from ..ablation import PAIRED_METRICS, ablate, markdown, store
+from ..golden import load_golden
+from ..resources import EmbedderResource, PostgresResource
+
+GROUP = "evaluation"
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+class GoldenEvalConfig(Config):
+    split: str = "dev"  # dev | heldout | all; held-out cases are for the final benchmark run only
+    golden: str = str(REPO_ROOT / "golden")
+
+
+def _commit() -> str:
+    import subprocess
+
+    out = subprocess.run(["git", "describe", "--always", "--dirty", "--abbrev=7"], cwd=REPO_ROOT, capture_output=True, text=True)
+    return out.stdout.strip() or "unknown"
+
+
+def text_plot(rows: list[dict], metric: str = "ndcg@10", width: int = 40) -> str:
+    """A bar per configuration, readable in the UI's Markdown view."""
+    lines = [f"{metric}"]
+    for row in rows:
+        bar = "█" * round(row[metric] * width)
+        lines.append(f"{row['config'][:28]:<28} {bar} {row[metric]:.3f}")
+    return "```\n" + "\n".join(lines) + "\n```"
+
+
+@asset(group_name=GROUP, kinds={"postgres"})
+def golden_eval_runs(
+    context: AssetExecutionContext, config: GoldenEvalConfig, database: PostgresResource, embedder: EmbedderResource
+) -> Output[dict]:
+    """Every ablation configuration on the golden set, as the serving role sees the index; rows go to eval_runs."""
+    cases = load_golden(Path(config.golden), config.split)
+    serving = Database(app_url(load_settings(), database.resolved_url()), max_size=1)
+    try:
+        model = embedder.get()
+        result = ablate(Retriever(serving, model), cases)
+    finally:
+        serving.close()
+    result.update({"commit": _commit(), "split": config.split, "embedder": model.model})
+    with database.connect() as conn:
+        ids = store(conn, result, source="dagster")
+    context.log.info(f"stored eval_runs {ids}")
+    return Output(
+        result,
+        metadata={
+            "cases": len(cases),
+            "split": config.split,
+            "eval_run_ids": MetadataValue.json(ids),
+            "scores": MetadataValue.md(text_plot(result["rows"])),
+            **{f"{row['config']} ndcg@10": MetadataValue.float(row["ndcg@10"]) for row in result["rows"]},
+        },
+    )
+
+
+@asset(group_name=GROUP)
+def ablation_table(golden_eval_runs: dict) -> MaterializeResult:
+    """The naive-to-current table with better/worse/same counts and 95% paired bootstrap intervals."""
+    intervals = [
+        {"config": row["config"], **c}
+        for row in golden_eval_runs["rows"]
+        for c in row["comparisons"]
+        if c["metric"] in PAIRED_METRICS
+    ]
+    return MaterializeResult(
+        metadata={
+            "table": MetadataValue.md(markdown(golden_eval_runs)),
+            "bootstrap_intervals": MetadataValue.json(intervals),
+            "commit": golden_eval_runs["commit"],
+        }
+    )
+
+
+evaluation_assets = [golden_eval_runs, ablation_table]
