@@ -303,7 +303,7 @@ def cmd_ui(args: argparse.Namespace, settings: Settings) -> int:
     # `dagster dev` ignores SIGINT/SIGTERM when it is not in a terminal's foreground group; run it in
     # its own session with default signal handling and stop the whole group.
     proc = subprocess.Popen(cmd, start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    _out(f"Dagster UI on http://{args.host}:{args.port} (Ctrl-C stops it)")
+    _out(f"Dagster UI on http://{args.host}:{args.port} (process group {proc.pid}; Ctrl-C stops it)")
 
     def stop(*_):
         try:
@@ -311,21 +311,41 @@ def cmd_ui(args: argparse.Namespace, settings: Settings) -> int:
         except ProcessLookupError:
             pass
 
+    # Explicit handlers: a shell that starts us in the background hands us SIGINT ignored, and
+    # Ctrl-C or `kill -INT` must still stop the UI.
     signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     try:
-        return proc.wait()
-    except KeyboardInterrupt:
-        stop()
-        try:
-            proc.wait(60)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-        return 0
+        proc.wait()
     finally:
         if proc.poll() is None:
             stop()
-            proc.wait(60)
+        try:
+            proc.wait(UI_STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        _reap_group(proc.pid)
+    return 0
 
+
+def _reap_group(pgid: int) -> None:
+    """Code servers that dagster dev (re)started while shutting down would linger ~45 s; end them too."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(pgid, sig)
+        except ProcessLookupError:
+            return
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            try:
+                os.killpg(pgid, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.2)
+
+
+UI_STOP_SECONDS = 30
 
 def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
     from rag_serving.database import Database, Tenant, app_url
