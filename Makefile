@@ -20,6 +20,8 @@ bench: install
 	$(BIN)/python -m benchmarks.scifact
 	$(BIN)/python -m benchmarks.latency
 	$(BIN)/python -m benchmarks.embedding_cache
+	$(BIN)/python -m benchmarks.chunk_sweep
+	$(BIN)/python -m benchmarks.mmlongbench
 
 install: sysdeps $(INSTALLED)
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 from rag_serving.database import Tenant
-from rag_serving.retrieval import Hit, Retriever
+from rag_serving.retrieval import Filters, Hit, Retriever
 
 from .golden import GoldenCase
 from .metrics import dcg
@@ -70,7 +70,9 @@ def retrieval_question(case: GoldenCase) -> str:
 
 def run_case(retriever: Retriever, case: GoldenCase, config: EvalConfig) -> dict:
     tenant = Tenant(case.tenant.organization, tuple(case.tenant.rooftops))
-    hits = retriever.search(tenant, retrieval_question(case), k=max(config.k, max(KS)), mode=config.mode, sparse=config.sparse)
+    filters = Filters(documents=case.documents) if case.documents else None
+    hits = retriever.search(tenant, retrieval_question(case), k=max(config.k, max(KS)), mode=config.mode,
+                            sparse=config.sparse, filters=filters)
     row = {"id": case.id, "split": case.split, "tags": case.tags, "expect": case.expect, "hits": len(hits),
            "top": [f"{h.source_path}#page={h.page_start}" for h in hits[:3]]}
     if case.answerable:

@@ -34,6 +34,7 @@ class GoldenCase(BaseModel):
     expect: Literal["answer", "abstain"] = "answer"
     tags: list[str] = []
     split: Literal["dev", "heldout"] = "dev"
+    documents: list[str] = []  # restrict retrieval to these source paths (public sets ask within one document)
 
     @property
     def answerable(self) -> bool:

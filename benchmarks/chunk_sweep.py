@@ -1,0 +1,65 @@
+"""Chunk-size sweep on the golden dev split: re-ingest the sample corpus per window size (cache shared) and score retrieval."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from dagster import DagsterInstance
+from psycopg.conninfo import make_conninfo
+
+from rag_assets.evaluation import EvalConfig, run_case
+from rag_assets.golden import load_golden
+from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
+from rag_assets.runner import ingest_targets, tenant_folder_targets
+from rag_assets.sample_corpus import generate
+from rag_serving import db
+from rag_serving.database import APP_ROLE, Database
+from rag_serving.embedders import get_embedder
+from rag_serving.retrieval import Retriever
+
+from .common import bench_database, commit
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+WINDOWS = [(256, 25), (500, 50), (1000, 100)]
+
+
+def main() -> None:
+    corpus = Path(tempfile.mkdtemp(prefix="rag-sweep-"))
+    generate(corpus)
+    url = bench_database("bench_chunk_sweep", fresh=False)  # kept between runs: its embedding cache makes re-runs fast
+    cases = load_golden(GOLDEN, "dev")
+    embedder = get_embedder("minilm")
+    report = {"commit": commit(), "cases": len(cases), "rows": []}
+    for size, overlap in WINDOWS:
+        resources = {"database": PostgresResource(url=url), "tokenizer": TokenizerResource(),
+                     "chunker": ChunkerResource(size=size, overlap=overlap, snap=50),
+                     "ocr": OcrResource(enabled=True), "embedder": EmbedderResource(name="minilm")}
+        t0 = time.perf_counter()
+        batch = ingest_targets(tenant_folder_targets(corpus), url=url, resources=resources, instance=DagsterInstance.ephemeral())
+        seconds = time.perf_counter() - t0
+        steps = [o.steps.get("embeddings", {}) for o in batch.outcomes]
+        hits, misses = sum(s.get("cache_hits", 0) for s in steps), sum(s.get("cache_misses", 0) for s in steps)
+        with db.connect(url) as conn:
+            stats = conn.execute("SELECT count(*) AS n, avg(token_count)::float8 AS tokens FROM chunks c "
+                                 "JOIN documents d ON d.id = c.document_id WHERE d.status = 'live'").fetchone()
+        database = Database(make_conninfo(url, user=APP_ROLE), max_size=1)
+        row = {"size": size, "overlap": overlap, "chunks": stats["n"], "mean_tokens": round(stats["tokens"], 1),
+               "ingest_seconds": round(seconds, 1), "cache_hits": hits, "cache_misses": misses,
+               "cache_hit_rate": round(hits / max(hits + misses, 1), 3)}
+        for mode in ("dense", "hybrid"):
+            rows = [run_case(Retriever(database, embedder), c, EvalConfig(name=mode, mode=mode)) for c in cases]
+            rows = [r for r in rows if r["expect"] != "abstain"]
+            for m in ("hit@10", "mrr@10", "ndcg@10"):
+                row[f"{mode} {m}"] = round(float(np.mean([r[m] for r in rows])), 3)
+        database.close()
+        report["rows"].append(row)
+        print(json.dumps(row), flush=True)
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()
