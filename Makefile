@@ -22,6 +22,7 @@ bench: install
 	$(BIN)/python -m benchmarks.embedding_cache
 	$(BIN)/python -m benchmarks.chunk_sweep
 	$(BIN)/python -m benchmarks.mmlongbench
+	$(BIN)/python -m benchmarks.squad2
 
 install: sysdeps $(INSTALLED)
 
