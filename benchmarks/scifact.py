@@ -12,7 +12,6 @@ import numpy as np
 from pgvector.psycopg import register_vector
 from psycopg.conninfo import make_conninfo
 
-from rag_assets import queries as q
 from rag_assets.embedding_cache import embed_cached
 from rag_assets.metrics import ndcg_at_k, recall_at_k
 from rag_assets.pipeline import ensure_vector_index
