@@ -44,6 +44,8 @@ def main() -> None:
     ensure_ingested(url)
     cases = load_mmlongbench(BENCH_DATA / "mmlongbench")
     answerable = [c for c in cases if c.answerable and c.relevant]
+    print(f"{len(cases)} questions; {sum(c.answerable and not c.relevant for c in cases)} answerable ones without a "
+          f"valid evidence page are left out; {sum('invalid-evidence-page' in c.tags for c in cases)} had page 0 dropped")
     text_cases = [c for c in answerable if "visual-only" not in c.tags]
     visual = [c for c in answerable if "visual-only" in c.tags]
     database = Database(make_conninfo(url, user=APP_ROLE), max_size=1)

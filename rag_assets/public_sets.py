@@ -46,12 +46,16 @@ def load_mmlongbench(folder: Path, organization: str = "bench", rooftop: str = "
     samples = json.loads((Path(folder) / "samples.json").read_text(encoding="utf-8"))
     cases = []
     for i, s in enumerate(samples):
-        pages = ast.literal_eval(s["evidence_pages"]) if s["evidence_pages"] else []
+        listed = ast.literal_eval(s["evidence_pages"]) if s["evidence_pages"] else []
+        # A few samples list page 0, which a 1-based index cannot have; drop it and say so in a tag.
+        pages = [p for p in listed if p >= 1]
         sources = _sources(s["evidence_sources"])
         abstain = str(s["answer"]).strip().lower() == "not answerable"
         tags = ["mmlongbench", *sorted(set(sources))]
         if sources and set(sources) <= VISUAL_ONLY:
             tags.append("visual-only")
+        if len(pages) < len(listed):
+            tags.append("invalid-evidence-page")
         cases.append(GoldenCase(
             id=f"mmlb-{i:03d}",
             tenant={"organization": organization, "rooftops": [rooftop]},

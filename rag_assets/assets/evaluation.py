@@ -1,5 +1,6 @@
 """Evaluation assets: the golden ablation (one eval run per configuration, stored in PostgreSQL) and its table with intervals."""
 
+from dataclasses import replace
 from pathlib import Path
 
 from dagster import AssetExecutionContext, Config, MaterializeResult, MetadataValue, Output, asset
@@ -8,7 +9,7 @@ from rag_serving.config import load_settings
 from rag_serving.database import Database, app_url
 from rag_serving.retrieval import Retriever
 
-from ..ablation import PAIRED_METRICS, ablate, markdown, store
+from ..ablation import ABLATION, PAIRED_METRICS, ablate, markdown, store
 from ..golden import load_golden
 from ..resources import EmbedderResource, PostgresResource
 
@@ -17,8 +18,12 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 class GoldenEvalConfig(Config):
+    """Set in the launchpad to sweep: the split, the final k and the candidates per leg."""
+
     split: str = "dev"  # dev | heldout | all; held-out cases are for the final benchmark run only
     golden: str = str(REPO_ROOT / "golden")
+    k: int = 5
+    candidates: int = 50
 
 
 def _commit() -> str:
@@ -46,7 +51,9 @@ def golden_eval_runs(
     serving = Database(app_url(load_settings(), database.resolved_url()), max_size=1)
     try:
         model = embedder.get()
-        result = ablate(Retriever(serving, model), cases)
+        configs = [replace(c, k=config.k, candidates=config.candidates, name=c.name.replace("top-5", f"top-{config.k}"))
+                   for c in ABLATION]
+        result = ablate(Retriever(serving, model, candidates=config.candidates), cases, configs)
     finally:
         serving.close()
     result.update({"commit": _commit(), "split": config.split, "embedder": model.model})
@@ -58,6 +65,8 @@ def golden_eval_runs(
         metadata={
             "cases": len(cases),
             "split": config.split,
+            "k": config.k,
+            "candidates": config.candidates,
             "eval_run_ids": MetadataValue.json(ids),
             "scores": MetadataValue.md(text_plot(result["rows"])),
             **{f"{row['config']} ndcg@10": MetadataValue.float(row["ndcg@10"]) for row in result["rows"]},

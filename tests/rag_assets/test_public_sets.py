@@ -22,6 +22,14 @@ def test_mmlongbench_not_answerable_becomes_abstain_and_pages_stay_physical(tmp_
     assert "visual-only" in c3.tags and "visual-only" not in c1.tags
 
 
+def test_mmlongbench_page_zero_is_dropped_and_tagged(tmp_path):
+    samples = [{"doc_id": "a.pdf", "question": "q", "answer": "x", "evidence_pages": "[0, 2]",
+                "evidence_sources": "['Table']", "answer_format": "Str"}]
+    (tmp_path / "samples.json").write_text(json.dumps(samples))
+    (case,) = load_mmlongbench(tmp_path)
+    assert [r.page for r in case.relevant] == [2] and "invalid-evidence-page" in case.tags
+
+
 def test_squad2_impossible_questions_abstain(tmp_path):
     data = {"version": "v2.0", "data": [{"title": "Normans", "paragraphs": [{"context": "The Normans ...", "qas": [
         {"id": "x1", "question": "Who?", "is_impossible": False, "answers": [{"text": "Rollo", "answer_start": 0}]},
