@@ -20,6 +20,9 @@ from .fusion import RRF_K
 Mode = Literal["dense", "sparse", "hybrid"]
 Sparse = Literal["bm25", "tsrank"]
 
+# pgvector accepts 1..1000; at 100k near-duplicate chunks, ef_search 50 kept recall@50 at 0.845.
+EF_SEARCH_MIN = 100
+EF_SEARCH_MAX = 1000
 LIVE_MODELS = "SELECT DISTINCT embedding_model FROM documents WHERE status = 'live' AND embedding_model IS NOT NULL"
 
 
@@ -105,10 +108,12 @@ def _leg(name: str, dim: int | None = None) -> sql.Composable:
 
 
 class Retriever:
-    def __init__(self, db: Database, embedder: Embedder, *, k1: float = 1.2, b: float = 0.75, candidates: int = 50):
+    def __init__(self, db: Database, embedder: Embedder, *, k1: float = 1.2, b: float = 0.75, candidates: int = 50,
+                 ef_search: int = 0):
         self.db = db
         self.embedder = embedder
         self.k1, self.b, self.candidates = k1, b, candidates
+        self.ef_search = ef_search  # 0: twice the LIMIT, at least EF_SEARCH_MIN
 
     def check_index_model(self, conn: psycopg.Connection) -> None:
         models = [r["embedding_model"] for r in conn.execute(LIVE_MODELS).fetchall()]
@@ -150,7 +155,8 @@ class Retriever:
             if mode in ("dense", "hybrid"):
                 self.check_index_model(conn)
                 # ef_search bounds how many candidates HNSW keeps; it must cover the LIMIT.
-                conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(max(40, limit))))
+                ef = max(self.ef_search or max(EF_SEARCH_MIN, 2 * limit), limit)
+                conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(min(ef, EF_SEARCH_MAX))))
                 conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
                 if exact:
                     conn.execute("SET LOCAL enable_indexscan = off")
