@@ -16,12 +16,13 @@ from rag_assets.golden import load_golden
 from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 from rag_assets.runner import ingest_targets, tenant_folder_targets
 from rag_assets.sample_corpus import generate
+from rag_assets.provenance import git_commit
 from rag_serving import db
 from rag_serving.database import APP_ROLE, Database
 from rag_serving.embedders import get_embedder
 from rag_serving.retrieval import Retriever
 
-from .common import bench_database, commit
+from .common import bench_database
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 WINDOWS = [(256, 25), (500, 50), (1000, 100)]
@@ -33,7 +34,7 @@ def main() -> None:
     url = bench_database("bench_chunk_sweep", fresh=False)  # kept between runs: its embedding cache makes re-runs fast
     cases = load_golden(GOLDEN, "dev")
     embedder = get_embedder("minilm")
-    report = {"commit": commit(), "cases": len(cases), "rows": []}
+    report = {"commit": git_commit(), "cases": len(cases), "rows": []}
     for size, overlap in WINDOWS:
         resources = {"database": PostgresResource(url=url), "tokenizer": TokenizerResource(),
                      "chunker": ChunkerResource(size=size, overlap=overlap, snap=50),

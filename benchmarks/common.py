@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 
 import psycopg
@@ -14,10 +13,6 @@ from rag_serving import db
 from rag_serving.config import load_settings
 
 BENCH_DATA = Path(os.environ.get("RAG_BENCH_DATA", Path(__file__).resolve().parents[2] / "shared" / "bench"))
-
-
-def commit() -> str:
-    return subprocess.run(["git", "describe", "--always", "--dirty", "--abbrev=7"], capture_output=True, text=True).stdout.strip()
 
 
 def bench_database(name: str, *, fresh: bool) -> str:
@@ -32,3 +27,9 @@ def bench_database(name: str, *, fresh: bool) -> str:
     url = make_conninfo(server, dbname=name)
     db.migrate(url)
     return url
+
+
+def drop_database(name: str) -> None:
+    server = db.server_url(load_settings())
+    with psycopg.connect(server, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))

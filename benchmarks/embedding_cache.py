@@ -12,9 +12,10 @@ from dagster import DagsterInstance
 from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 from rag_assets.runner import ingest_targets, tenant_folder_targets
 from rag_assets.sample_corpus import generate
+from rag_assets.provenance import git_commit
 from rag_serving import db
 
-from .common import bench_database, commit
+from .common import bench_database
 
 
 def run(url: str, corpus: Path, chunker: ChunkerResource) -> dict:
@@ -37,7 +38,7 @@ def main() -> None:
     generate(corpus)
     url = bench_database("bench_cache", fresh=True)
     default = ChunkerResource()
-    report = {"commit": commit(), "cold": run(url, corpus, default)}
+    report = {"commit": git_commit(), "cold": run(url, corpus, default)}
     # Re-ingest: the same files again after their versions were deleted (the cache survives).
     with db.connect(url, autocommit=True) as conn:
         conn.execute("TRUNCATE documents CASCADE")

@@ -6,25 +6,20 @@ import argparse
 import io
 import json
 import logging
-import os
-import subprocess
 import time
-import uuid
 from pathlib import Path
 
 import psycopg
 from dagster import DagsterInstance
-from psycopg import sql
-from psycopg.conninfo import make_conninfo
 from pypdf import PdfReader
 
-from rag_assets.resources import ChunkerResource, OcrResource, PostgresResource, TokenizerResource
+from rag_assets.provenance import git_commit
+from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 from rag_assets.runner import Target, ingest_targets
-from rag_serving import db
-from rag_serving.config import load_settings
 
-# The shared evaluation data sits beside the repository; benchmarks read it in place.
-DEFAULT_DOCS = Path(os.environ.get("RAG_BENCH_DATA", Path(__file__).resolve().parents[2] / "shared" / "bench")) / "mmlongbench" / "documents"
+from .common import BENCH_DATA, bench_database, drop_database
+
+DEFAULT_DOCS = BENCH_DATA / "mmlongbench" / "documents"
 
 
 def baseline_pages_per_second(paths: list[Path]) -> tuple[int, float]:
@@ -49,23 +44,19 @@ def main() -> None:
     parser.add_argument("--docs", type=Path, default=DEFAULT_DOCS)
     parser.add_argument("--limit", type=int, default=0, help="only the first N PDFs (0 = all)")
     parser.add_argument("--no-ocr", action="store_true")
+    parser.add_argument("--embedder", default="minilm", help="RAG_EMBEDDER value; hashed-tfidf isolates extraction speed")
     args = parser.parse_args()
 
     paths = sorted(args.docs.glob("*.pdf"))[: args.limit or None]
     if not paths:
         raise SystemExit(f"no PDFs in {args.docs}; set RAG_BENCH_DATA or pass --docs")
-    settings = load_settings()
-    server = db.server_url(settings)
-    name = f"bench_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(server, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    url = make_conninfo(server, dbname=name)
-    db.migrate(url)
+    url = bench_database("bench_ingest_speed", fresh=True)
     resources = {
         "database": PostgresResource(url=url),
         "tokenizer": TokenizerResource(),
         "chunker": ChunkerResource(),
         "ocr": OcrResource(enabled=not args.no_ocr),
+        "embedder": EmbedderResource(name=args.embedder),
     }
     try:
         t0 = time.perf_counter()
@@ -80,11 +71,10 @@ def main() -> None:
             ).fetchone()
         base_pages, base_seconds = baseline_pages_per_second(paths)
     finally:
-        with psycopg.connect(server, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+        drop_database("bench_ingest_speed")
     result = {
-        "commit": commit,
+        "commit": git_commit(),
+        "embedder": args.embedder,
         "files": len(paths),
         "ingested": batch.ingested,
         "failed": batch.count("failed"),

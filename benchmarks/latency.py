@@ -11,14 +11,17 @@ import numpy as np
 from pgvector.psycopg import register_vector
 from psycopg.conninfo import make_conninfo
 
+from rag_assets.embedding_cache import as_array
 from rag_assets.pipeline import ensure_vector_index
+from rag_assets.public_sets import load_beir
+from rag_assets.provenance import git_commit
 from rag_serving import db
 from rag_serving.database import APP_ROLE, Database, Tenant
 from rag_serving.embedders import get_embedder
 from rag_serving.retrieval import Retriever
 
-from .common import BENCH_DATA, bench_database, commit
-from .scifact import ALL_LENGTHS, ALL_POSTINGS, INSERT_CHUNK, INSERT_DOC, load
+from .common import BENCH_DATA, bench_database
+from .scifact import INSERT_CHUNK, INSERT_DOC, index_sparse
 
 TENANT = Tenant("bench", ("scifact",))
 
@@ -32,8 +35,7 @@ def scifact_vectors(embedder) -> tuple[list[str], np.ndarray]:
                             (embedder.model,)).fetchall()
     if not rows:
         raise SystemExit("no SciFact vectors yet: run `python -m benchmarks.scifact` first")
-    vec = lambda v: np.asarray(v.to_numpy() if hasattr(v, "to_numpy") else v, dtype=np.float32)  # noqa: E731
-    return [r["body"] for r in rows], np.vstack([vec(r["embedding"]) for r in rows])
+    return [r["body"] for r in rows], np.vstack([as_array(r["embedding"]) for r in rows])
 
 
 def build(url: str, embedder, size: int) -> None:
@@ -57,10 +59,7 @@ def build(url: str, embedder, size: int) -> None:
                 sha = hashlib.sha256(text.encode()).hexdigest()
                 cur.execute(INSERT_DOC, (doc, doc, sha, doc, doc, embedder.model))
                 cur.execute(INSERT_CHUNK, (doc, doc, text, sha, sha, vec, embedder.model))
-        with conn.transaction():
-            conn.execute(ALL_POSTINGS)
-            conn.execute(ALL_LENGTHS)
-            conn.execute("SELECT refresh_bm25_stats('bench', 'scifact')")
+        index_sparse(conn, [f"d{i}" for i in range(size)])
         conn.execute("SET maintenance_work_mem = '1GB'")
         ensure_vector_index(conn, embedder.model, embedder.dim)
         conn.execute("ANALYZE")
@@ -78,10 +77,10 @@ def main() -> None:
     parser.add_argument("--modes", default="dense_hnsw,dense_exact,bm25,ts_rank_cd,hybrid")
     parser.add_argument("--ef-search", type=int, default=0, help="0: the Retriever's default (2 x LIMIT, at least 100)")
     args = parser.parse_args()
-    root = BENCH_DATA / "scifact"
-    questions = [r["text"] for r in load(root / "queries.jsonl")][: args.queries]
+    _, queries, _ = load_beir(BENCH_DATA / "scifact", "test")
+    questions = list(queries.values())[: args.queries]
     embedder = get_embedder("minilm")
-    report = {"commit": commit(), "queries": len(questions), "model": embedder.model, "sizes": {}}
+    report = {"commit": git_commit(), "queries": len(questions), "model": embedder.model, "sizes": {}}
     for size in [int(s) for s in args.sizes.split(",")]:
         url = bench_database(f"bench_latency_{size}", fresh=False)
         build(url, embedder, size)

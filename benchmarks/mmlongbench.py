@@ -13,12 +13,13 @@ from rag_assets.evaluation import EvalConfig, run_case
 from rag_assets.public_sets import load_mmlongbench
 from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 from rag_assets.runner import Target, ingest_targets
+from rag_assets.provenance import git_commit
 from rag_serving import db
 from rag_serving.database import APP_ROLE, Database
 from rag_serving.embedders import get_embedder
 from rag_serving.retrieval import Retriever
 
-from .common import BENCH_DATA, bench_database, commit
+from .common import BENCH_DATA, bench_database
 
 # Naive baselines from ../shared/bench/README.md (~200-word pypdf windows, top 10 within the document).
 BASELINE = {"dense": (0.353, 0.619, 0.746, 0.468), "bm25": (0.397, 0.639, 0.730, 0.498), "rrf": (0.425, 0.687, 0.782, 0.541)}
@@ -53,7 +54,7 @@ def main() -> None:
     visual = [c for c in answerable if "visual-only" in c.tags]
     database = Database(make_conninfo(url, user=APP_ROLE), max_size=1)
     retriever = Retriever(database, get_embedder("minilm"), candidates=50)
-    report = {"commit": commit(), "text_cases": len(text_cases), "strict_text_cases": len(strict),
+    report = {"commit": git_commit(), "text_cases": len(text_cases), "strict_text_cases": len(strict),
               "visual_only_cases": len(visual),
               "not_answerable": sum(not c.answerable for c in cases), "runs": {}}
     for name, mode in [("dense", "dense"), ("bm25", "sparse"), ("hybrid", "hybrid")]:

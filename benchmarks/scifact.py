@@ -3,24 +3,24 @@
 from __future__ import annotations
 
 import argparse
-import csv
-import json
 import time
-from collections import defaultdict
 
 import numpy as np
 from pgvector.psycopg import register_vector
 from psycopg.conninfo import make_conninfo
 
+from rag_assets import queries as q
 from rag_assets.embedding_cache import embed_cached
 from rag_assets.metrics import ndcg_at_k, recall_at_k
 from rag_assets.pipeline import ensure_vector_index
+from rag_assets.public_sets import load_beir
+from rag_assets.provenance import git_commit
 from rag_serving import db
 from rag_serving.database import APP_ROLE, Database, Tenant
 from rag_serving.embedders import get_embedder
 from rag_serving.retrieval import Retriever
 
-from .common import BENCH_DATA, bench_database, commit
+from .common import BENCH_DATA, bench_database
 
 TENANT = Tenant("bench", ("scifact",))
 ANCHORS = {"bm25 (bm25s, k1 1.5, b 0.75)": (0.686, 0.913), "dense all-MiniLM-L6-v2 exact": (0.645, 0.925),
@@ -35,21 +35,18 @@ INSERT INTO chunks (id, organization_id, rooftop_id, document_id, ordinal, page_
                     page_label_end, kind, body, token_count, char_start, char_end, sha256, body_sha256, embedding,
                     embedding_model)
 VALUES (%s, 'bench', 'scifact', %s, 0, 1, 1, '1', '1', 'abstract', %s, 0, 0, 0, %s, %s, %s, %s)"""
-ALL_POSTINGS = """
-INSERT INTO chunk_terms (term, chunk_id, document_id, organization_id, rooftop_id, tf)
-SELECT t.lexeme, c.id, c.document_id, c.organization_id, c.rooftop_id, coalesce(array_length(t.positions, 1), 1)
-FROM chunks c, unnest(c.tsv) AS t"""
-ALL_LENGTHS = """
-UPDATE chunks c SET bm25_length = (SELECT coalesce(sum(coalesce(array_length(t.positions, 1), 1)), 0) FROM unnest(c.tsv) AS t)"""
 CHUNK_TOKENS = """
 SELECT c.id, array_agg(t.lexeme ORDER BY t.lexeme) AS lexemes, array_agg(coalesce(array_length(t.positions, 1), 1) ORDER BY t.lexeme) AS tfs
 FROM chunks c, unnest(c.tsv) AS t GROUP BY c.id"""
 QUERY_TOKENS = "SELECT array(SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', %s))) AS lexemes"
 
 
-def load(path):
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f]
+def index_sparse(conn, document_ids: list[str]) -> None:
+    """The ingest's own postings and lengths SQL, for documents a benchmark inserted directly."""
+    with conn.transaction():
+        conn.execute(q.INSERT_POSTINGS, (document_ids,))
+        conn.execute(q.SET_BM25_LENGTHS, (document_ids,))
+        conn.execute(q.REFRESH_BM25_STATS, ("bench", "scifact"))
 
 
 def build(url: str, embedder, corpus: list[dict]) -> None:
@@ -71,10 +68,7 @@ def build(url: str, embedder, corpus: list[dict]) -> None:
                 sha = hashlib.sha256(text.encode()).hexdigest()
                 cur.execute(INSERT_DOC, (d["_id"], d["_id"], sha, d["_id"], d["title"] or d["_id"], embedder.model))
                 cur.execute(INSERT_CHUNK, (d["_id"], d["_id"], text, sha, sha, vec, embedder.model))
-        with conn.transaction():
-            conn.execute(ALL_POSTINGS)
-            conn.execute(ALL_LENGTHS)
-            conn.execute("SELECT refresh_bm25_stats('bench', 'scifact')")
+        index_sparse(conn, [d["_id"] for d in corpus])
         ensure_vector_index(conn, embedder.model, embedder.dim)
         conn.execute("ANALYZE")
 
@@ -115,13 +109,8 @@ def main() -> None:
     parser.add_argument("--b", type=float, default=0.75)
     args = parser.parse_args()
 
-    root = BENCH_DATA / "scifact"
-    corpus = load(root / "corpus.jsonl")
-    queries = {r["_id"]: r["text"] for r in load(root / "queries.jsonl")}
-    qrels: dict[str, dict[str, int]] = defaultdict(dict)
-    with open(root / "qrels" / "test.tsv") as f:
-        for row in csv.DictReader(f, delimiter="\t"):
-            qrels[row["query-id"]][row["corpus-id"]] = int(row["score"])
+    corpus_by_id, queries, qrels = load_beir(BENCH_DATA / "scifact", "test")
+    corpus = list(corpus_by_id.values())
     test_queries = {qid: queries[qid] for qid in qrels}
 
     embedder = get_embedder("minilm")
@@ -140,7 +129,7 @@ def main() -> None:
     ref = bm25s_run(url, test_queries, args.k1, args.b, 100)
     results["bm25s, same lexemes"] = (*score(ref, qrels), float("nan"))
 
-    print(f"\nSciFact test, {len(test_queries)} queries, {len(corpus)} abstracts; commit {commit()}; "
+    print(f"\nSciFact test, {len(test_queries)} queries, {len(corpus)} abstracts; commit {git_commit()}; "
           f"k1 {args.k1}, b {args.b}; model {embedder.model}")
     print(f"{'run':<30} {'nDCG@10':>8} {'R@100':>7} {'ms/query':>9}")
     for label, (nd, rc, ms) in results.items():

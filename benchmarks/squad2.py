@@ -14,12 +14,13 @@ from rag_assets.evaluation import EvalConfig, run_case
 from rag_assets.public_sets import load_squad2
 from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 from rag_assets.runner import Target, ingest_targets
+from rag_assets.provenance import git_commit
 from rag_serving import db
 from rag_serving.database import APP_ROLE, Database
 from rag_serving.embedders import get_embedder
 from rag_serving.retrieval import Retriever
 
-from .common import BENCH_DATA, bench_database, commit
+from .common import BENCH_DATA, bench_database
 
 
 def main() -> None:
@@ -38,7 +39,7 @@ def main() -> None:
     database = Database(make_conninfo(url, user=APP_ROLE), max_size=1)
     retriever = Retriever(database, get_embedder("minilm"))
     answerable = [c for c in cases if c.answerable]
-    report = {"commit": commit(), "paragraphs": len(documents), "questions": len(cases),
+    report = {"commit": git_commit(), "paragraphs": len(documents), "questions": len(cases),
               "answerable": len(answerable), "impossible": len(cases) - len(answerable), "runs": {}}
     for mode in ("dense", "sparse", "hybrid"):
         rows = [run_case(retriever, c, EvalConfig(name=mode, mode=mode)) for c in answerable]

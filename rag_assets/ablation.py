@@ -14,11 +14,15 @@ from rag_serving.retrieval import Retriever
 from .evaluation import EvalConfig, run_case, summarize
 from .golden import GoldenCase
 
-# Naive RAG first; each later row adds one component. Later issues append their stages here.
-ABLATION = [
-    EvalConfig(name="naive: dense top-5", mode="dense", k=5),
-    EvalConfig(name="+ BM25 hybrid (RRF)", mode="hybrid", k=5),
-]
+def ablation_configs(k: int = 5, candidates: int = 50) -> list[EvalConfig]:
+    """Naive RAG first; each later row adds one component, all at the same k. Later issues append their stages."""
+    return [
+        EvalConfig(name=f"naive: dense top-{k}", mode="dense", k=k, candidates=candidates),
+        EvalConfig(name="+ BM25 hybrid (RRF)", mode="hybrid", k=k, candidates=candidates),
+    ]
+
+
+ABLATION = ablation_configs()
 PAIRED_METRICS = ("ndcg@10", "hit@10", "mrr@10")
 BOOTSTRAP_RESAMPLES = 1000
 BOOTSTRAP_SEED = 20261202

@@ -14,9 +14,10 @@ import warnings
 from pathlib import Path
 
 from rag_serving import catalog, db, embedded
+
+from .provenance import REPO_ROOT, git_commit
 from rag_serving.config import Settings, load_settings
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
 def _out(msg: str = "") -> None:
@@ -206,11 +207,6 @@ EVAL_CONFIGS = {
 }
 
 
-def _commit() -> str:
-    out = subprocess.run(["git", "describe", "--always", "--dirty", "--abbrev=7"], cwd=REPO_ROOT, capture_output=True, text=True)
-    return out.stdout.strip() or "unknown"
-
-
 def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     import json
 
@@ -238,7 +234,7 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
         database.close()
     chunking = {"size": settings.chunk_size, "overlap": settings.chunk_overlap, "snap": settings.chunk_snap}
     summary = {
-        "summary": True, "commit": _commit(), "config": config.name, "split": args.split, "cases": len(rows),
+        "summary": True, "commit": git_commit(), "config": config.name, "split": args.split, "cases": len(rows),
         "config_digest": config.digest({"chunking": chunking, "embedder": embedder.model,
                                         "k1": settings.bm25_k1, "b": settings.bm25_b}),
         "chunking": chunking, "embedder": embedder.model, "bm25": {"k1": settings.bm25_k1, "b": settings.bm25_b},
@@ -264,7 +260,7 @@ def run_ablation(settings: Settings, golden: Path, split: str) -> dict:
         result = ablate(retriever, cases)
     finally:
         database.close()
-    result.update({"commit": _commit(), "split": split, "embedder": embedder.model,
+    result.update({"commit": git_commit(), "split": split, "embedder": embedder.model,
                    "chunking": {"size": settings.chunk_size, "overlap": settings.chunk_overlap, "snap": settings.chunk_snap}})
     return result
 

@@ -31,7 +31,7 @@ class CacheStats:
         return self.hits / total if total else 0.0
 
 
-def _array(value) -> np.ndarray:
+def as_array(value) -> np.ndarray:
     # pgvector hands back a Vector object for the dimensionless column.
     return np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value, dtype=np.float32)
 
@@ -46,7 +46,7 @@ def embed_cached(conn: psycopg.Connection, embedder: Embedder, texts: Sequence[s
     stats = CacheStats()
     keys = [text_key(t) for t in texts]
     rows = conn.execute(CACHE_LOOKUP, (embedder.model, list(set(keys)))).fetchall()
-    found = {r["text_sha256"]: _array(r["embedding"]) for r in rows}
+    found = {r["text_sha256"]: as_array(r["embedding"]) for r in rows}
     missing = sorted({k: t for k, t in zip(keys, texts) if k not in found}.items())
     stats.hits = sum(k in found for k in keys)
     stats.misses = len(keys) - stats.hits

@@ -448,8 +448,8 @@ def indexes_step(conn: psycopg.Connection, sha: str, model: str, dim: int, run_i
     for doc in docs:
         with conn.transaction():
             conn.execute(q.DELETE_POSTINGS, (doc["id"],))
-            conn.execute(q.INSERT_POSTINGS, (doc["id"],))
-            conn.execute(q.SET_BM25_LENGTHS, (doc["id"],))
+            conn.execute(q.INSERT_POSTINGS, ([doc["id"]],))
+            conn.execute(q.SET_BM25_LENGTHS, ([doc["id"]],))
         report.add("postings", conn.execute(q.COUNT_POSTINGS, (doc["id"],)).fetchone()["n"])
     if docs:
         report.add("vector_index_created", int(ensure_vector_index(conn, model, dim)))

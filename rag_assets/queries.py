@@ -67,8 +67,6 @@ INSERT INTO chunks (id, organization_id, rooftop_id, document_id, section_id, or
                     char_start, char_end, sha256, body_sha256)
 VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"""
 
-COUNT_CHUNKS = "SELECT count(*) AS n FROM chunks WHERE document_id = %s"
-
 # Lock the source's live row (if any) so two publishers of one source serialize.
 LOCK_SOURCE = """
 SELECT id FROM documents
@@ -102,12 +100,12 @@ INSERT_POSTINGS = """
 INSERT INTO chunk_terms (term, chunk_id, document_id, organization_id, rooftop_id, tf)
 SELECT t.lexeme, c.id, c.document_id, c.organization_id, c.rooftop_id, coalesce(array_length(t.positions, 1), 1)
 FROM chunks c, unnest(c.tsv) AS t
-WHERE c.document_id = %s"""
+WHERE c.document_id = ANY(%s)"""
 
 SET_BM25_LENGTHS = """
 UPDATE chunks c
 SET bm25_length = (SELECT coalesce(sum(coalesce(array_length(t.positions, 1), 1)), 0) FROM unnest(c.tsv) AS t)
-WHERE c.document_id = %s"""
+WHERE c.document_id = ANY(%s)"""
 
 COUNT_POSTINGS = "SELECT count(*) AS n FROM chunk_terms WHERE document_id = %s"
 

@@ -8,7 +8,7 @@ from rag_serving.config import load_settings
 
 from .jobs import ingest_job
 from .partitions import files_partitions
-from .pipeline import RegistrationError, register_file, validate_tenant_id
+from .pipeline import RegistrationError, register_file
 from .resources import ChunkerResource, PostgresResource, TokenizerResource
 from .runner import tenant_folder_targets
 
@@ -37,8 +37,6 @@ def inbox_sensor(
             if seen.get(str(path)) == stamp:
                 continue
             try:
-                validate_tenant_id("organization folder", org)
-                validate_tenant_id("rooftop folder", rooftop)
                 reg = register_file(conn, path, organization_id=org, rooftop_id=rooftop, source_path=source, digest=digest)
             except (RegistrationError, ValueError, OSError) as exc:
                 context.log.error(f"{path}: {exc}")

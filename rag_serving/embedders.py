@@ -18,7 +18,7 @@ import httpx
 import numpy as np
 from tokenizers import Tokenizer
 
-from .tokenization import SPECIAL_TOKENS_PER_INPUT, load_tokenizer, split_to_limit
+from .tokenization import SPECIAL_TOKENS_PER_INPUT, load_tokenizer, split_counted
 
 
 class EmbedderError(RuntimeError):
@@ -56,10 +56,10 @@ def pooled(embed_parts, tokenizer: Tokenizer, texts: Sequence[str], max_tokens: 
     owners: list[int] = []
     weights: list[int] = []
     for i, text in enumerate(texts):
-        for part in split_to_limit(tokenizer, normalize_text(text), limit) or [""]:
+        for part, count in split_counted(tokenizer, normalize_text(text), limit) or [("", 1)]:
             parts.append(part)
             owners.append(i)
-            weights.append(max(1, len(tokenizer.encode(part, add_special_tokens=False).ids)))
+            weights.append(max(1, count))
     vectors = embed_parts(parts)
     out = np.zeros((len(texts), vectors.shape[1]), dtype=np.float64)
     np.add.at(out, np.array(owners), vectors * np.array(weights, dtype=np.float64)[:, None])
@@ -89,16 +89,6 @@ class OnnxMiniLM:
     @property
     def tokenizer(self) -> Tokenizer:
         return self._tokenizer
-
-    def token_vectors(self, texts: Sequence[str]) -> list[np.ndarray]:
-        """Per-token contextual vectors (L2-normalized, special tokens dropped) for late interaction."""
-        out = []
-        for start in range(0, len(texts), self.batch_size):
-            hidden, mask = self._forward(texts[start : start + self.batch_size])
-            for h, m in zip(hidden, mask):
-                n = int(m.sum())
-                out.append(_l2(h[1 : n - 1]))
-        return out
 
     def _forward(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         encodings = self._tokenizer.encode_batch(list(texts))

@@ -54,20 +54,17 @@ def tokenizer_digest(tokenizer: Tokenizer) -> str:
     return hashlib.sha256(tokenizer.to_str().encode()).hexdigest()[:16]
 
 
-def count_tokens(tokenizer: Tokenizer, text: str) -> int:
-    return len(tokenizer.encode(text, add_special_tokens=False).ids)
+def split_counted(tokenizer: Tokenizer, text: str, max_tokens: int) -> list[tuple[str, int]]:
+    """Split text into consecutive pieces of at most max_tokens tokens each (special tokens excluded),
+    with each piece's token count.
 
-
-def split_to_limit(tokenizer: Tokenizer, text: str, max_tokens: int) -> list[str]:
-    """Split text into consecutive pieces of at most max_tokens tokens each (special tokens excluded).
-
-    Used to embed a chunk longer than the model's input in parts and pool them, instead of
-    letting the model truncate it.
+    Used to embed a chunk longer than the model's input in parts and pool them (weighted by the
+    counts), instead of letting the model truncate it.
     """
     if max_tokens < 1:
         raise ValueError("max_tokens must be positive")
     offsets = tokenizer.encode(text, add_special_tokens=False).offsets
-    pieces: list[str] = []
+    pieces: list[tuple[str, int]] = []
     first = 0
     while len(offsets) - first > max_tokens:
         cut = first + max_tokens
@@ -76,8 +73,13 @@ def split_to_limit(tokenizer: Tokenizer, text: str, max_tokens: int) -> list[str
         while back > first + 1 and not text[offsets[back][0] - 1 : offsets[back][0]].isspace():
             back -= 1
         cut = back if back > first + 1 else cut
-        pieces.append(text[offsets[first][0] : offsets[cut][0]].strip())
+        pieces.append((text[offsets[first][0] : offsets[cut][0]].strip(), cut - first))
         first = cut
     if first < len(offsets):
-        pieces.append(text[offsets[first][0] :].strip())
-    return [p for p in pieces if p]
+        pieces.append((text[offsets[first][0] :].strip(), len(offsets) - first))
+    return [(p, n) for p, n in pieces if p]
+
+
+def split_to_limit(tokenizer: Tokenizer, text: str, max_tokens: int) -> list[str]:
+    """The pieces of split_counted without their counts."""
+    return [piece for piece, _ in split_counted(tokenizer, text, max_tokens)]

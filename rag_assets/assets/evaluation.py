@@ -1,6 +1,5 @@
 """Evaluation assets: the golden ablation (one eval run per configuration, stored in PostgreSQL) and its table with intervals."""
 
-from dataclasses import replace
 from pathlib import Path
 
 from dagster import AssetExecutionContext, Config, MaterializeResult, MetadataValue, Output, asset
@@ -9,12 +8,12 @@ from rag_serving.config import load_settings
 from rag_serving.database import Database, app_url
 from rag_serving.retrieval import Retriever
 
-from ..ablation import ABLATION, PAIRED_METRICS, ablate, markdown, store
+from ..ablation import PAIRED_METRICS, ablate, ablation_configs, markdown, store
 from ..golden import load_golden
+from ..provenance import REPO_ROOT, git_commit
 from ..resources import EmbedderResource, PostgresResource
 
 GROUP = "evaluation"
-REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 class GoldenEvalConfig(Config):
@@ -24,13 +23,6 @@ class GoldenEvalConfig(Config):
     golden: str = str(REPO_ROOT / "golden")
     k: int = 5
     candidates: int = 50
-
-
-def _commit() -> str:
-    import subprocess
-
-    out = subprocess.run(["git", "describe", "--always", "--dirty", "--abbrev=7"], cwd=REPO_ROOT, capture_output=True, text=True)
-    return out.stdout.strip() or "unknown"
 
 
 def text_plot(rows: list[dict], metric: str = "ndcg@10", width: int = 40) -> str:
@@ -51,12 +43,11 @@ def golden_eval_runs(
     serving = Database(app_url(load_settings(), database.resolved_url()), max_size=1)
     try:
         model = embedder.get()
-        configs = [replace(c, k=config.k, candidates=config.candidates, name=c.name.replace("top-5", f"top-{config.k}"))
-                   for c in ABLATION]
+        configs = ablation_configs(config.k, config.candidates)
         result = ablate(Retriever(serving, model, candidates=config.candidates), cases, configs)
     finally:
         serving.close()
-    result.update({"commit": _commit(), "split": config.split, "embedder": model.model})
+    result.update({"commit": git_commit(), "split": config.split, "embedder": model.model})
     with database.connect() as conn:
         ids = store(conn, result, source="dagster")
     context.log.info(f"stored eval_runs {ids}")

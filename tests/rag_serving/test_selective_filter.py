@@ -34,8 +34,8 @@ def test_one_percent_filter_returns_fifty_results(database_url):
                 [(f"c{i}", i, "rare" if i % RARE_EVERY == 0 else "common", dt.date(2025, 1, 1), t, "0" * 64, v, embedder.model)
                  for i, (t, v) in enumerate(zip(texts, vectors))],
             )
-        conn.execute(queries.INSERT_POSTINGS, ("doc",))
-        conn.execute(queries.SET_BM25_LENGTHS, ("doc",))
+        conn.execute(queries.INSERT_POSTINGS, (["doc"],))
+        conn.execute(queries.SET_BM25_LENGTHS, (["doc"],))
         conn.execute(queries.REFRESH_BM25_STATS, ("acme", "hq"))
         pipeline.ensure_vector_index(conn, embedder.model, embedder.dim)
     database = Database(make_conninfo(database_url, user=APP_ROLE), max_size=1)
