@@ -21,6 +21,7 @@ bench: install
 	$(BIN)/python -m benchmarks.latency
 	$(BIN)/python -m benchmarks.embedding_cache
 	$(BIN)/python -m benchmarks.chunk_sweep
+	$(BIN)/python -m benchmarks.chunk_sweep --corpus mmlongbench
 	$(BIN)/python -m benchmarks.mmlongbench
 	$(BIN)/python -m benchmarks.squad2
 
