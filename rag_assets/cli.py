@@ -192,6 +192,10 @@ def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
         _out("")
         _out(f"$ rag search {question!r} --org {org} --rooftop {rooftop} --k 3")
         cmd_search(build_parser().parse_args(["search", question, "--org", org, "--rooftop", rooftop, "--k", "3"]), settings)
+    for question, org, rooftop in DEMO_ASKS:
+        _out("")
+        _out(f"$ rag ask {question!r} --org {org} --rooftop {rooftop}")
+        cmd_ask(build_parser().parse_args(["ask", question, "--org", org, "--rooftop", rooftop]), settings)
     _out("")
     cmd_ablate(build_parser().parse_args(["ablate", "--split", "dev"]), settings)
     _out(f"\ndemo took {time.perf_counter() - t0:.1f} s")
@@ -199,12 +203,18 @@ def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
 
 
 EVAL_CONFIGS = {
-    "naive": dict(mode="dense", k=5),
+    "naive": dict(mode="dense", abstain=False),
     "dense": dict(mode="dense"),
     "bm25": dict(mode="sparse"),
     "tsrank": dict(mode="sparse", sparse="tsrank"),
     "hybrid": dict(mode="hybrid"),
 }
+
+
+def make_generator(settings: Settings, embedder):
+    from rag_serving.generators import generator_from_settings
+
+    return generator_from_settings(settings, embedder)
 
 
 def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
@@ -214,20 +224,25 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     from rag_serving.embedders import get_embedder
     from rag_serving.retrieval import Retriever
 
+    from .ablation import answerer_for
     from .evaluation import UNIT_NOTE, EvalConfig, run_case, summarize
     from .golden import load_golden
 
     if args.config not in EVAL_CONFIGS:
         raise SystemExit(f"rag eval: unknown --config {args.config!r}; choose from {', '.join(EVAL_CONFIGS)}")
-    config = EvalConfig(name=args.config, candidates=settings.candidates, **EVAL_CONFIGS[args.config])
+    threshold = settings.answer_threshold if args.threshold is None else args.threshold
+    config = EvalConfig(name=args.config, candidates=settings.candidates, k=settings.context_chunks,
+                        threshold=threshold, **EVAL_CONFIGS[args.config])
     cases = load_golden(Path(args.golden), args.split)
     database = Database(app_url(settings, db.bootstrap(settings)), max_size=1)
     embedder = get_embedder(settings.embedder, tei_url=settings.tei_url, threads=settings.embed_threads)
     retriever = Retriever(database, embedder, k1=settings.bm25_k1, b=settings.bm25_b, candidates=config.candidates)
+    generator = make_generator(settings, embedder)
+    answerer = answerer_for(retriever, config, generator)
     rows = []
     try:
         for case in cases:
-            row = run_case(retriever, case, config)
+            row = run_case(retriever, case, config, answerer)
             rows.append(row)
             print(json.dumps(row), flush=True)
     finally:
@@ -235,9 +250,9 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     chunking = {"size": settings.chunk_size, "overlap": settings.chunk_overlap, "snap": settings.chunk_snap}
     summary = {
         "summary": True, "commit": git_commit(), "config": config.name, "split": args.split, "cases": len(rows),
-        "config_digest": config.digest({"chunking": chunking, "embedder": embedder.model,
+        "config_digest": config.digest({"chunking": chunking, "embedder": embedder.model, "generator": generator.model,
                                         "k1": settings.bm25_k1, "b": settings.bm25_b}),
-        "chunking": chunking, "embedder": embedder.model, "bm25": {"k1": settings.bm25_k1, "b": settings.bm25_b},
+        "chunking": chunking, "embedder": embedder.model, "generator": generator.model, "bm25": {"k1": settings.bm25_k1, "b": settings.bm25_b},
         **summarize(rows), "unit": UNIT_NOTE,
     }
     print(json.dumps(summary), flush=True)
@@ -249,7 +264,7 @@ def run_ablation(settings: Settings, golden: Path, split: str) -> dict:
     from rag_serving.embedders import get_embedder
     from rag_serving.retrieval import Retriever
 
-    from .ablation import ablate
+    from .ablation import ablate, ablation_configs
     from .golden import load_golden
 
     cases = load_golden(golden, split)
@@ -257,10 +272,12 @@ def run_ablation(settings: Settings, golden: Path, split: str) -> dict:
     try:
         embedder = get_embedder(settings.embedder, tei_url=settings.tei_url, threads=settings.embed_threads)
         retriever = Retriever(database, embedder, k1=settings.bm25_k1, b=settings.bm25_b, candidates=settings.candidates)
-        result = ablate(retriever, cases)
+        generator = make_generator(settings, embedder)
+        result = ablate(retriever, cases, ablation_configs(settings.context_chunks, settings.candidates,
+                                                           settings.answer_threshold), generator)
     finally:
         database.close()
-    result.update({"commit": git_commit(), "split": split, "embedder": embedder.model,
+    result.update({"commit": git_commit(), "split": split, "embedder": embedder.model, "generator": generator.model,
                    "chunking": {"size": settings.chunk_size, "overlap": settings.chunk_overlap, "snap": settings.chunk_snap}})
     return result
 
@@ -278,9 +295,39 @@ def cmd_ablate(args: argparse.Namespace, settings: Settings) -> int:
     if args.markdown:
         Path(args.markdown).write_text(table + "\n")
     _out(f"ablation on {result['cases']} golden cases (split {args.split}), commit {result['commit']}, "
-         f"embedder {result['embedder']}")
+         f"embedder {result['embedder']}, generator {result['generator']}")
     _out(table)
     _out(f"({UNIT_NOTE}; 95% CI: {BOOTSTRAP_RESAMPLES} paired bootstrap resamples of the questions, fixed seed)")
+    return 0
+
+
+def cmd_sweep(args: argparse.Namespace, settings: Settings) -> int:
+    from rag_serving.database import Database, app_url
+    from rag_serving.embedders import get_embedder
+    from rag_serving.retrieval import Retriever
+
+    from . import thresholds
+    from .ablation import run_config
+    from .evaluation import EvalConfig
+    from .golden import load_golden
+
+    cases = load_golden(Path(args.golden), args.split)
+    database = Database(app_url(settings, db.bootstrap(settings)), max_size=1)
+    try:
+        embedder = get_embedder(settings.embedder, tei_url=settings.tei_url, threads=settings.embed_threads)
+        retriever = Retriever(database, embedder, k1=settings.bm25_k1, b=settings.bm25_b, candidates=settings.candidates)
+        config = EvalConfig(name="hybrid, threshold 0", k=settings.context_chunks, candidates=settings.candidates,
+                            threshold=0.0)
+        run = run_config(retriever, cases, config, make_generator(settings, embedder))
+    finally:
+        database.close()
+    table = thresholds.sweep(run.rows)
+    chosen = thresholds.choose(table, args.max_false_answer_rate)
+    auc = thresholds.confidence_auc(run.rows)
+    _out(f"threshold sweep on {len(cases)} golden cases (split {args.split}), commit {git_commit()}")
+    _out(thresholds.markdown(table, chosen))
+    _out(f"chosen: {chosen['threshold']:.1f} (lowest threshold with false-answer rate ≤ {args.max_false_answer_rate}); "
+         f"confidence ROC AUC, answerable vs no-answer: {auc:.3f}" if auc is not None else "")
     return 0
 
 
@@ -288,6 +335,12 @@ DEMO_QUESTIONS = [
     ("How many weeks of parental leave do full-time staff get?", "acme", "hq"),
     ("What does error E-104 mean?", "acme", "hq"),
     ("What is the new yard gate code?", "acme", "north-yard"),
+]
+# One answered, one abstained (a false premise), one clarified (a follow-up with nothing to follow).
+DEMO_ASKS = [
+    ("How many weeks of parental leave do full-time staff get?", "acme", "hq"),
+    ("Why was the 2023 bonus cancelled?", "acme", "hq"),
+    ("Does that apply to part-time staff too?", "acme", "hq"),
 ]
 
 
@@ -374,6 +427,81 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def render_response(r) -> list[str]:
+    """A response as terminal lines: the answer with footnotes, or the abstention with the closest sources."""
+    lines = [f"route: {r.route} (confidence {r.confidence:.2f}; {r.evidence.get('reason', '')})"]
+    if r.answer is not None:
+        notes: list[str] = []
+        text = []
+        for sentence in r.answer:
+            marks = []
+            for src in sentence.sources:
+                notes.append(f"[{len(notes) + 1}] {src.title}, {src.pages} ({src.link}): “{src.quote}”")
+                marks.append(f"[{len(notes)}]")
+            text.append(sentence.text + "".join(marks))
+        lines.append(" ".join(text))
+        lines.extend(notes)
+        if r.grounding:
+            lines.append(f"grounding: passed ({r.grounding.judge} support check, cited ratio {r.grounding.cited_ratio:.2f})")
+        return lines
+    lines.append(r.message)
+    if r.grounding and not r.grounding.passed:
+        lines.append(f"grounding failed ({r.grounding.failed_check}): " + "; ".join(r.grounding.problems[:3]))
+    for w in r.web_results:
+        lines.append(f"[web] {w.title} <{w.url}>")
+    if r.route in ("abstain", "answer") and r.sources:
+        lines.append("closest sources:")
+        lines.extend(f"  - {s.title}, {s.pages} ({s.link})" for s in r.sources)
+    return lines
+
+
+def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
+    from rag_serving.answering import answerer_from_settings
+    from rag_serving.database import Database, Tenant, app_url
+    from rag_serving.embedders import get_embedder
+    from rag_serving.generators import GeneratorError
+    from rag_serving.retrieval import IndexModelMismatch, Retriever
+
+    database = Database(app_url(settings, db.bootstrap(settings)), max_size=1)
+    try:
+        embedder = get_embedder(settings.embedder, tei_url=settings.tei_url, threads=settings.embed_threads)
+        retriever = Retriever(database, embedder, k1=settings.bm25_k1, b=settings.bm25_b, candidates=settings.candidates)
+        response = answerer_from_settings(settings, retriever).ask(Tenant(args.org, tuple(args.rooftop)), args.question,
+                                                                   history=args.history or [])
+    except (IndexModelMismatch, GeneratorError) as exc:
+        _out(f"rag ask: {exc}")
+        return 2
+    finally:
+        database.close()
+    if args.json:
+        _out(response.model_dump_json(indent=2))
+    else:
+        for line in render_response(response):
+            _out(line)
+    return 0
+
+
+def cmd_web(args: argparse.Namespace, settings: Settings) -> int:
+    from rag_serving.websearch import UPSERT_RULE_SQL
+
+    if args.action in ("allow", "deny") and not args.org:
+        raise SystemExit(f"rag web {args.action}: --org is required")
+    url = db.bootstrap(settings)
+    with db.connect(url) as conn:
+        if args.action in ("allow", "deny"):
+            conn.execute(UPSERT_RULE_SQL, (args.org, args.rooftop, args.action == "allow", args.note or ""))
+            scope = f"{args.org}/{args.rooftop}" if args.rooftop else f"{args.org} (every rooftop)"
+            _out(f"web fallback {'allowed' if args.action == 'allow' else 'denied'} for {scope}")
+        else:
+            rows = conn.execute("SELECT organization_id, rooftop_id, allowed, note, updated_at FROM web_search_rules "
+                                "ORDER BY 1, 2 NULLS FIRST").fetchall()
+            if not rows:
+                _out("no web fallback rules: the web fallback is off for every organization")
+            for r in rows:
+                _out(f"{r['organization_id']}/{r['rooftop_id'] or '*'}  {'allow' if r['allowed'] else 'deny'}  {r['note']}")
+    return 0
+
+
 def cmd_keys(args: argparse.Namespace, settings: Settings) -> int:
     from rag_serving import apikeys
 
@@ -455,10 +583,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--section", help="heading path prefix")
     p.set_defaults(func=cmd_search)
 
-    p = sub.add_parser("eval", help="score retrieval on the golden set (JSON lines)")
+    p = sub.add_parser("ask", help="an answer with page citations, or an honest abstention")
+    p.add_argument("question")
+    p.add_argument("--org", required=True)
+    p.add_argument("--rooftop", action="append", required=True, help="repeat for several rooftops")
+    p.add_argument("--history", action="append", help="an earlier user turn; repeat in order")
+    p.add_argument("--json", action="store_true", help="print the full response as JSON")
+    p.set_defaults(func=cmd_ask)
+
+    p = sub.add_parser("web", help="per-organization rules for the web fallback (off unless allowed)")
+    p.add_argument("action", choices=["allow", "deny", "list"])
+    p.add_argument("--org")
+    p.add_argument("--rooftop", help="one collection; omit for the whole organization")
+    p.add_argument("--note")
+    p.set_defaults(func=cmd_web)
+
+    p = sub.add_parser("eval", help="score retrieval and answers on the golden set (JSON lines)")
     p.add_argument("--golden", default=str(REPO_ROOT / "golden"))
     p.add_argument("--split", choices=["dev", "heldout", "all"], default="dev")
     p.add_argument("--config", default="hybrid", help=f"one of {', '.join(EVAL_CONFIGS)}")
+    p.add_argument("--threshold", type=float, help="answer threshold (default RAG_ANSWER_THRESHOLD)")
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("ablate", help="naive RAG to the current pipeline, one component per row, with intervals")
@@ -467,6 +611,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", help="write the full result as JSON here")
     p.add_argument("--markdown", help="write the table as Markdown here")
     p.set_defaults(func=cmd_ablate)
+
+    p = sub.add_parser("sweep", help="answer threshold 0.1 to 0.9: false-answer vs over-abstention rate")
+    p.add_argument("--golden", default=str(REPO_ROOT / "golden"))
+    p.add_argument("--split", choices=["dev", "heldout", "all"], default="dev")
+    p.add_argument("--max-false-answer-rate", dest="max_false_answer_rate", type=float, default=0.05)
+    p.set_defaults(func=cmd_sweep)
 
     p = sub.add_parser("keys", help="API keys for the query endpoint")
     p.add_argument("action", choices=["create", "revoke"])

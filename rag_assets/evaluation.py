@@ -7,13 +7,21 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
+import numpy as np
+from scipy import stats
+
+from rag_serving.answering import Answerer, search_text
+from rag_serving.answers import Response
 from rag_serving.database import Tenant
 from rag_serving.retrieval import Filters, Hit, Retriever
+from rag_serving.sentences import squish
 
 from .golden import GoldenCase
 from .metrics import dcg
 
 KS = (1, 5, 10)
+BOOTSTRAP_RESAMPLES = 1000
+BOOTSTRAP_SEED = 20261202
 UNIT_NOTE = (
     "unit: ranked chunks; a chunk counts as relevant with the highest grade of the golden (document, physical page) "
     "pairs its page span overlaps, each page credited once (for NDCG and recall); ideal DCG from the graded pages; "
@@ -26,8 +34,11 @@ class EvalConfig:
     name: str = "hybrid"
     mode: str = "hybrid"
     sparse: str = "bm25"
-    k: int = 10
+    k: int = 10  # chunks handed to the generator
     candidates: int = 50
+    answer: bool = True  # also generate, ground and route, and score the answer
+    abstain: bool = True  # confidence routing and the grounding check decide what is shown
+    threshold: float = 0.5
 
     def digest(self, extra: dict | None = None) -> str:
         payload = json.dumps({**asdict(self), **(extra or {})}, sort_keys=True, default=str)
@@ -63,28 +74,73 @@ def case_metrics(hits: Sequence[Hit], case: GoldenCase) -> dict[str, float]:
     return out
 
 
-def retrieval_question(case: GoldenCase) -> str:
-    """Until query rewriting exists, a follow-up is searched with its history prepended."""
-    return " ".join([*case.history, case.question]) if case.history else case.question
+def contains_all(text: str, required: Sequence[str]) -> bool:
+    """Every required string appears in text, ignoring case and runs of whitespace."""
+    have = squish(text).lower()
+    return all(squish(r).lower() in have for r in required)
 
 
-def run_case(retriever: Retriever, case: GoldenCase, config: EvalConfig) -> dict:
+def answer_metrics(response: Response, case: GoldenCase) -> dict:
+    """correct: shown and holds every answer_must_include string (None when the case names none);
+    wrong: shown on a no-answer case, or shown without them; abstained: nothing shown (abstain, clarify, unverified)."""
+    shown = response.shown
+    correct = (shown and contains_all(response.text, case.answer_must_include)) if case.answer_must_include else None
+    return {
+        "route": response.route,
+        "confidence": response.confidence,
+        "shown": shown,
+        "abstained": not shown,
+        "correct": correct if case.answerable else None,
+        "wrong": shown and (not case.answerable or correct is False),
+        "grounded": response.grounding.passed if response.grounding else None,
+        "failed_check": response.grounding.failed_check if response.grounding else None,
+        "answer": response.text[:300],
+    }
+
+
+def run_case(retriever: Retriever, case: GoldenCase, config: EvalConfig, answerer: Answerer | None = None) -> dict:
     tenant = Tenant(case.tenant.organization, tuple(case.tenant.rooftops))
     filters = Filters(documents=case.documents) if case.documents else None
-    hits = retriever.search(tenant, retrieval_question(case), k=max(config.k, max(KS)), mode=config.mode,
-                            sparse=config.sparse, filters=filters)
+    hits = retriever.search(tenant, search_text(case.question, case.history), k=max(config.k, max(KS)),
+                            mode=config.mode, sparse=config.sparse, filters=filters)
     row = {"id": case.id, "split": case.split, "tags": case.tags, "expect": case.expect, "hits": len(hits),
            "top": [f"{h.source_path}#page={h.page_start}" for h in hits[:3]]}
     if case.answerable:
         row.update(case_metrics(hits, case))
+    if answerer is not None:
+        row.update(answer_metrics(answerer.respond(tenant, case.question, hits[: config.k], history=case.history), case))
     return row
 
 
-def summarize(rows: list[dict]) -> dict[str, float]:
+def rate_interval(flags: Sequence[bool]) -> tuple[float, float]:
+    """95% percentile bootstrap interval of a rate (1,000 resamples of the questions, fixed seed)."""
+    data = np.asarray(flags, dtype=float)
+    if len(data) < 2 or np.all(data == data[0]):
+        value = float(data.mean()) if len(data) else 0.0
+        return value, value
+    result = stats.bootstrap((data,), np.mean, n_resamples=BOOTSTRAP_RESAMPLES, confidence_level=0.95,
+                             method="percentile", rng=np.random.default_rng(BOOTSTRAP_SEED))
+    return float(result.confidence_interval.low), float(result.confidence_interval.high)
+
+
+def summarize(rows: list[dict]) -> dict:
     scored = [r for r in rows if r["expect"] != "abstain"]
     keys = [k for k in scored[0] if "@" in k] if scored else []
-    summary = {k: round(sum(r[k] for r in scored) / len(scored), 4) for k in keys}
+    summary: dict = {k: round(sum(r[k] for r in scored) / len(scored), 4) for k in keys}
     summary["answerable_cases"] = len(scored)
     summary["no_answer_cases"] = len(rows) - len(scored)
+    if rows and "route" in rows[0]:
+        no_answer = [r for r in rows if r["expect"] == "abstain"]
+        gradable = [r for r in scored if r["correct"] is not None]
+        shown = [r for r in rows if r["shown"]]
+        for name, flags in [("false_answer_rate", [r["shown"] for r in no_answer]),
+                            ("over_abstention_rate", [r["abstained"] for r in scored]),
+                            ("correct_rate", [bool(r["correct"]) for r in gradable]),
+                            ("wrong_rate", [r["wrong"] for r in rows]),
+                            ("grounded_rate", [bool(r["grounded"]) for r in shown])]:
+            summary[name] = round(float(np.mean(flags)), 4) if flags else None
+            summary[f"{name}_ci"] = [round(v, 4) for v in rate_interval(flags)] if flags else None
+        summary["gradable_cases"] = len(gradable)
+        summary["routes"] = {route: sum(r["route"] == route for r in rows) for route in ("answer", "abstain", "clarify", "web")}
     return summary
 

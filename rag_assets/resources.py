@@ -10,6 +10,7 @@ from tokenizers import Tokenizer
 from rag_serving import db
 from rag_serving.config import load_settings
 from rag_serving.embedders import get_embedder
+from rag_serving.generators import get_generator
 from rag_serving.tokenization import load_tokenizer, model_max_tokens, tokenizer_digest, SPECIAL_TOKENS_PER_INPUT
 
 from .chunking import ChunkerConfig, ChunkingConfigError
@@ -90,6 +91,20 @@ class EmbedderResource(ConfigurableResource):
         if self._embedder is None:
             self._embedder = get_embedder(self.name, tei_url=self.tei_url or None, threads=self.threads)
         return self._embedder
+
+
+class GeneratorResource(ConfigurableResource):
+    """The answer generator (RAG_GENERATOR): `extractive` (offline), `anthropic` or `openai` (any compatible endpoint)."""
+
+    name: str = "extractive"
+    model: str = ""
+    base_url: str = ""
+    api_key: str = ""
+    max_tokens: int = 1024
+
+    def get(self, embedder):
+        return get_generator(self.name, embedder=embedder, model=self.model or None, base_url=self.base_url or None,
+                             api_key=self.api_key or None, max_tokens=self.max_tokens)
 
 
 class OcrResource(ConfigurableResource):

@@ -1,4 +1,4 @@
-"""The thin HTTP query endpoint: POST /retrieve, GET /healthz, GET /stats; the tenant comes from the API key."""
+"""The thin HTTP query endpoint: POST /query, POST /retrieve, GET /healthz, GET /stats; the tenant comes from the API key."""
 
 
 import datetime as dt
@@ -12,10 +12,13 @@ from fastapi import Depends, FastAPI, Header, HTTPException
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from .answering import Answerer, answerer_from_settings
+from .answers import Response
 from .apikeys import tenant_for_key
 from .config import Settings, load_settings
 from .database import Database, Tenant
 from .embedders import Embedder
+from .generators import GeneratorError
 from .retrieval import Filters, IndexModelMismatch, Mode, Retriever, Sparse
 
 STATS_SQL = """
@@ -33,6 +36,20 @@ class RetrieveRequest(BaseModel):
     mode: Mode = "hybrid"
     sparse: Sparse = Field(default="bm25", description="sparse leg: Okapi BM25 or PostgreSQL ts_rank_cd")
     filters: Filters | None = None
+
+    @field_validator("question")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("question is empty")
+        return value.strip()
+
+
+class QueryRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    question: str = Field(description="the user's question")
+    history: list[str] = Field(default=[], max_length=20, description="earlier user turns, oldest first")
 
     @field_validator("question")
     @classmethod
@@ -78,6 +95,7 @@ def create_app(
     database: Database | None = None,
     embedder: Embedder | None = None,
     server_url: str | None = None,
+    answerer: Answerer | None = None,
 ) -> FastAPI:
     settings = settings or load_settings()
     state: dict = {"latencies": deque(maxlen=1000), "requests": 0}
@@ -92,6 +110,7 @@ def create_app(
         state["db"] = database or Database(app_url(settings, server_url or db.bootstrap(settings)))
         model = embedder or get_embedder(settings.embedder, tei_url=settings.tei_url, threads=settings.embed_threads)
         state["retriever"] = Retriever(state["db"], model, k1=settings.bm25_k1, b=settings.bm25_b, candidates=settings.candidates)
+        state["answerer"] = answerer or answerer_from_settings(settings, state["retriever"])
         yield
         if own_db:
             state["db"].close()
@@ -132,6 +151,22 @@ def create_app(
             hits=[HitOut(**{**h.__dict__, "text": h.body, "pages": h.pages, "link": h.link}) for h in hits],
             mode=body.mode, k=body.k, model=retriever.embedder.model, took_ms=round(took, 2),
         )
+
+    @app.post("/query", response_model=Response)
+    async def query(body: QueryRequest, who: Annotated[Tenant, Depends(tenant)]) -> Response:
+        """An answer whose every sentence carries its sources, or an abstention, a clarifying question or web results."""
+        total = len(body.question) + sum(len(h) for h in body.history)
+        if total > settings.max_question_chars:
+            raise HTTPException(422, f"question and history are {total} characters; the limit is {settings.max_question_chars}")
+        try:
+            response = await run_in_threadpool(state["answerer"].ask, who, body.question, history=body.history)
+        except IndexModelMismatch as exc:
+            raise HTTPException(409, str(exc)) from exc
+        except GeneratorError as exc:
+            raise HTTPException(502, str(exc)) from exc
+        state["latencies"].append(response.took_ms)
+        state["requests"] += 1
+        return response
 
     @app.get("/healthz")
     def healthz() -> dict:

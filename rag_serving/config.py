@@ -27,6 +27,15 @@ class Settings:
     max_question_chars: int
     api_host: str
     api_port: int
+    generator: str  # extractive | anthropic | openai
+    model: str | None  # the generator's model id (RAG_MODEL)
+    generator_url: str | None  # base URL of the generator's API (Anthropic or OpenAI-compatible)
+    generator_api_key: str | None
+    max_answer_tokens: int
+    answer_threshold: float  # evidence confidence needed to answer
+    context_chunks: int  # chunks handed to the generator
+    web_search: str  # off | searxng
+    searxng_url: str | None
 
     @property
     def pgdata(self) -> Path:
@@ -69,4 +78,13 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         max_question_chars=int(env.get("RAG_MAX_QUESTION_CHARS", "2000")),
         api_host=env.get("RAG_API_HOST", "127.0.0.1"),
         api_port=int(env.get("RAG_API_PORT", "8000")),
+        generator=(env.get("RAG_GENERATOR") or "extractive").strip().lower(),
+        model=env.get("RAG_MODEL") or None,
+        generator_url=env.get("RAG_GENERATOR_URL") or None,
+        generator_api_key=env.get("RAG_GENERATOR_API_KEY") or None,
+        max_answer_tokens=int(env.get("RAG_MAX_ANSWER_TOKENS", "1024")),
+        answer_threshold=float(env.get("RAG_ANSWER_THRESHOLD", "0.5")),
+        context_chunks=int(env.get("RAG_CONTEXT_CHUNKS", "5")),
+        web_search=(env.get("RAG_WEB_SEARCH") or "off").strip().lower(),
+        searxng_url=env.get("RAG_SEARXNG_URL") or None,
     )

@@ -8,46 +8,60 @@ from rag_serving.config import load_settings
 from rag_serving.database import Database, app_url
 from rag_serving.retrieval import Retriever
 
-from ..ablation import PAIRED_METRICS, ablate, ablation_configs, markdown, store
+from .. import thresholds
+from ..ablation import PAIRED_METRICS, ablate, ablation_configs, markdown, run_config, store
+from ..evaluation import EvalConfig
 from ..golden import load_golden
 from ..provenance import REPO_ROOT, git_commit
-from ..resources import EmbedderResource, PostgresResource
+from ..resources import EmbedderResource, GeneratorResource, PostgresResource
 
 GROUP = "evaluation"
 
 
 class GoldenEvalConfig(Config):
-    """Set in the launchpad to sweep: the split, the final k and the candidates per leg."""
+    """Set in the launchpad to sweep: the split, the chunks given to the generator, candidates per leg, the threshold."""
 
     split: str = "dev"  # dev | heldout | all; held-out cases are for the final benchmark run only
     golden: str = str(REPO_ROOT / "golden")
     k: int = 5
     candidates: int = 50
+    threshold: float = 0.5
+
+
+class ThresholdSweepConfig(Config):
+    split: str = "dev"
+    golden: str = str(REPO_ROOT / "golden")
+    k: int = 5
+    candidates: int = 50
+    max_false_answer_rate: float = thresholds.MAX_FALSE_ANSWER_RATE
 
 
 def text_plot(rows: list[dict], metric: str = "ndcg@10", width: int = 40) -> str:
     """A bar per configuration, readable in the UI's Markdown view."""
     lines = [f"{metric}"]
     for row in rows:
-        bar = "█" * round(row[metric] * width)
-        lines.append(f"{row['config'][:28]:<28} {bar} {row[metric]:.3f}")
+        value = row.get(metric) or 0.0
+        bar = "█" * round(value * width)
+        lines.append(f"{row['config'][:28]:<28} {bar} {value:.3f}")
     return "```\n" + "\n".join(lines) + "\n```"
 
 
 @asset(group_name=GROUP, kinds={"postgres"})
 def golden_eval_runs(
-    context: AssetExecutionContext, config: GoldenEvalConfig, database: PostgresResource, embedder: EmbedderResource
+    context: AssetExecutionContext, config: GoldenEvalConfig, database: PostgresResource, embedder: EmbedderResource,
+    generator: GeneratorResource,
 ) -> Output[dict]:
     """Every ablation configuration on the golden set, as the serving role sees the index; rows go to eval_runs."""
     cases = load_golden(Path(config.golden), config.split)
     serving = Database(app_url(load_settings(), database.resolved_url()), max_size=1)
     try:
         model = embedder.get()
-        configs = ablation_configs(config.k, config.candidates)
-        result = ablate(Retriever(serving, model, candidates=config.candidates), cases, configs)
+        writer = generator.get(model)
+        configs = ablation_configs(config.k, config.candidates, config.threshold)
+        result = ablate(Retriever(serving, model, candidates=config.candidates), cases, configs, writer)
     finally:
         serving.close()
-    result.update({"commit": git_commit(), "split": config.split, "embedder": model.model})
+    result.update({"commit": git_commit(), "split": config.split, "embedder": model.model, "generator": writer.model})
     with database.connect() as conn:
         ids = store(conn, result, source="dagster")
     context.log.info(f"stored eval_runs {ids}")
@@ -58,9 +72,12 @@ def golden_eval_runs(
             "split": config.split,
             "k": config.k,
             "candidates": config.candidates,
+            "threshold": config.threshold,
             "eval_run_ids": MetadataValue.json(ids),
-            "scores": MetadataValue.md(text_plot(result["rows"])),
+            "scores": MetadataValue.md(text_plot(result["rows"]) + "\n" + text_plot(result["rows"], "false_answer_rate")),
             **{f"{row['config']} ndcg@10": MetadataValue.float(row["ndcg@10"]) for row in result["rows"]},
+            **{f"{row['config']} false-answer rate": MetadataValue.float(row["false_answer_rate"])
+               for row in result["rows"] if row.get("false_answer_rate") is not None},
         },
     )
 
@@ -83,4 +100,32 @@ def ablation_table(golden_eval_runs: dict) -> MaterializeResult:
     )
 
 
-evaluation_assets = [golden_eval_runs, ablation_table]
+@asset(group_name=GROUP, kinds={"postgres"})
+def threshold_sweep(
+    context: AssetExecutionContext, config: ThresholdSweepConfig, database: PostgresResource,
+    embedder: EmbedderResource, generator: GeneratorResource,
+) -> MaterializeResult:
+    """The answer threshold from 0.1 to 0.9: false-answer against over-abstention rate, and the threshold chosen."""
+    cases = load_golden(Path(config.golden), config.split)
+    serving = Database(app_url(load_settings(), database.resolved_url()), max_size=1)
+    try:
+        model = embedder.get()
+        run = run_config(Retriever(serving, model, candidates=config.candidates), cases,
+                         EvalConfig(name="hybrid, threshold 0", k=config.k, candidates=config.candidates, threshold=0.0),
+                         generator.get(model))
+    finally:
+        serving.close()
+    table = thresholds.sweep(run.rows)
+    chosen = thresholds.choose(table, config.max_false_answer_rate)
+    auc = thresholds.confidence_auc(run.rows)
+    return MaterializeResult(metadata={
+        "table": MetadataValue.md(thresholds.markdown(table, chosen)),
+        "chosen_threshold": MetadataValue.float(chosen["threshold"]),
+        "confidence_auc": MetadataValue.float(auc if auc is not None else float("nan")),
+        "sweep": MetadataValue.json(table),
+        "split": config.split,
+        "commit": git_commit(),
+    })
+
+
+evaluation_assets = [golden_eval_runs, ablation_table, threshold_sweep]

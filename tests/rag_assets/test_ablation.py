@@ -44,3 +44,25 @@ def test_markdown_marks_significance():
                         "comparisons": [{"against": "x", "metric": "ndcg@10", "better": 1, "worse": 0, "same": 0,
                                          "mean_diff": 0.1, "low": -0.1, "high": 0.2, "significant": False}]}]}
     assert "not significant" in markdown(result)
+
+
+def answer_run(name, shown, expect):
+    rows = [{"id": f"q{i}", "expect": e, "shown": s, "abstained": not s} for i, (s, e) in enumerate(zip(shown, expect))]
+    return ConfigRun(EvalConfig(name=name), rows, [1.0] * len(rows))
+
+
+def test_fewer_false_answers_count_as_better():
+    expect = ["abstain", "abstain", "abstain", "answer"]
+    new = answer_run("new", [False, False, True, True], expect)
+    old = answer_run("old", [True, True, True, True], expect)
+    c = compare(new, old, "false_answer")
+    # Only the three no-answer cases count: two stopped answering (better), one unchanged.
+    assert (c.better, c.worse, c.same) == (2, 0, 1) and c.mean_diff == -2 / 3
+
+
+def test_more_abstentions_on_answerable_questions_count_as_worse():
+    expect = ["abstain", "answer", "answer"]
+    new = answer_run("new", [False, False, True], expect)
+    old = answer_run("old", [True, True, True], expect)
+    c = compare(new, old, "over_abstention")
+    assert (c.better, c.worse, c.same) == (0, 1, 1)

@@ -2,7 +2,8 @@
 
 import pytest
 
-from rag_assets.evaluation import case_metrics, judge, retrieval_question
+from rag_assets.evaluation import case_metrics, judge
+from rag_serving.answering import search_text
 from rag_assets.golden import GoldenCase
 from rag_serving.retrieval import Hit
 
@@ -39,4 +40,39 @@ def test_metrics_for_the_worked_example():
 
 def test_follow_up_is_searched_with_its_history():
     case = CASE.model_copy(update={"history": ["parental leave for full-time staff?"], "question": "and part-time?"})
-    assert retrieval_question(case) == "parental leave for full-time staff? and part-time?"
+    assert search_text(case.question, case.history) == "parental leave for full-time staff? and part-time?"
+
+
+def _response(route="answer", text=None, passed=True):
+    from rag_serving.answers import Grounding, Response, Sentence
+
+    answer = [Sentence(text=text)] if text is not None else None
+    grounding = Grounding(passed=passed, failed_check=None if passed else "quotes", cited_ratio=1.0, judge="lexical")
+    return Response(question="q", route=route, confidence=0.8, answer=answer, grounding=grounding)
+
+
+def test_answer_with_every_required_string_is_correct_ignoring_case_and_spacing():
+    from rag_assets.evaluation import answer_metrics
+
+    case = GoldenCase(id="a", tenant={"organization": "acme", "rooftops": ["hq"]}, question="q",
+                      answer_must_include=["16 weeks", "pro rata"])
+    m = answer_metrics(_response(text="They get 16\nweeks, paid Pro Rata."), case)
+    assert m["correct"] is True and m["wrong"] is False and m["abstained"] is False and m["grounded"] is True
+    m = answer_metrics(_response(text="They get 16 weeks."), case)
+    assert m["correct"] is False and m["wrong"] is True
+
+
+def test_nothing_shown_on_an_answerable_case_is_an_abstention_not_a_wrong_answer():
+    from rag_assets.evaluation import answer_metrics
+
+    case = GoldenCase(id="a", tenant={"organization": "acme", "rooftops": ["hq"]}, question="q", answer_must_include=["x"])
+    m = answer_metrics(_response(route="abstain"), case)
+    assert m["abstained"] is True and m["wrong"] is False and m["correct"] is False
+
+
+def test_any_answer_shown_on_a_no_answer_case_is_wrong():
+    from rag_assets.evaluation import answer_metrics
+
+    case = GoldenCase(id="n", tenant={"organization": "acme", "rooftops": ["hq"]}, question="q", expect="abstain")
+    m = answer_metrics(_response(text="Mars relocation is covered."), case)
+    assert m["wrong"] is True and m["correct"] is None

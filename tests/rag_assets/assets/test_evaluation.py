@@ -5,8 +5,8 @@ from pathlib import Path
 
 from dagster import DagsterInstance, materialize
 
-from rag_assets.assets.evaluation import ablation_table, golden_eval_runs
-from rag_assets.resources import EmbedderResource, PostgresResource
+from rag_assets.assets.evaluation import ablation_table, golden_eval_runs, threshold_sweep
+from rag_assets.resources import EmbedderResource, GeneratorResource, PostgresResource
 from rag_serving import db
 
 GOLDEN = Path(__file__).resolve().parents[3] / "golden"
@@ -17,13 +17,37 @@ def test_golden_ablation_materializes_and_stores_one_row_per_configuration(corpu
     result = materialize(
         [golden_eval_runs, ablation_table],
         instance=DagsterInstance.ephemeral(),
-        resources={"database": PostgresResource(url=corpus_db), "embedder": EmbedderResource(name="minilm")},
-        run_config={"ops": {"golden_eval_runs": {"config": {"split": "all", "golden": str(tmp_path)}}}},
+        resources={"database": PostgresResource(url=corpus_db), "embedder": EmbedderResource(name="minilm"),
+                   "generator": GeneratorResource()},
+        run_config={"ops": {"golden_eval_runs": {"config": {"split": "all", "golden": str(tmp_path), "threshold": 0.6}}}},
     )
     assert result.success
     table = result.asset_materializations_for_node("ablation_table")[0].metadata["table"].value
     assert "naive: dense top-5" in table and "+ BM25 hybrid (RRF)" in table and "95% CI" in table
+    assert "false-answer rate" in table and "over-abstention rate" in table
     with db.connect(corpus_db) as conn:
-        rows = conn.execute("SELECT config_name, source, jsonb_array_length(cases) AS n FROM eval_runs ORDER BY id").fetchall()
-    assert [r["config_name"] for r in rows[-2:]] == ["naive: dense top-5", "+ BM25 hybrid (RRF)"]
-    assert all(r["source"] == "dagster" and r["n"] == 16 for r in rows[-2:])
+        rows = conn.execute("SELECT config_name, source, summary, jsonb_array_length(cases) AS n "
+                            "FROM eval_runs ORDER BY id").fetchall()
+    assert [r["config_name"] for r in rows[-3:]] == ["naive: dense top-5", "+ BM25 hybrid (RRF)",
+                                                     "+ grounding check, confidence routing ≥ 0.6"]
+    assert all(r["source"] == "dagster" and r["n"] == 16 for r in rows[-3:])
+    # The x200 file has no no-answer cases: the false-answer rate is undefined there, over-abstention is not.
+    assert rows[-1]["summary"]["false_answer_rate"] is None
+    assert 0.0 <= rows[-1]["summary"]["over_abstention_rate"] <= 1.0
+
+
+def test_threshold_sweep_materializes_a_table_and_a_chosen_threshold(corpus_db, tmp_path):
+    shutil.copy(GOLDEN / "no-answer.yaml", tmp_path / "no-answer.yaml")
+    shutil.copy(GOLDEN / "supplier-faq.yaml", tmp_path / "supplier-faq.yaml")
+    result = materialize(
+        [threshold_sweep],
+        instance=DagsterInstance.ephemeral(),
+        resources={"database": PostgresResource(url=corpus_db), "embedder": EmbedderResource(name="minilm"),
+                   "generator": GeneratorResource()},
+        run_config={"ops": {"threshold_sweep": {"config": {"split": "all", "golden": str(tmp_path)}}}},
+    )
+    assert result.success
+    metadata = result.asset_materializations_for_node("threshold_sweep")[0].metadata
+    assert [r["threshold"] for r in metadata["sweep"].value] == [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
+    assert "← chosen" in metadata["table"].value
+    assert 0.0 <= metadata["confidence_auc"].value <= 1.0

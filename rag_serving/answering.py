@@ -1,0 +1,108 @@
+"""Question to response: retrieve, weigh the evidence, route, generate, run the grounding check, and fall back to the web only where allowed."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from .answers import ABSTAIN_MESSAGE, UNVERIFIED_MESSAGE, Response, Source
+from .database import Tenant
+from .embedders import Embedder
+from .evidence import assess
+from .generators import SYSTEM_PROMPT, Generator, generator_from_settings
+from .grounding import SupportCheck, check
+from .retrieval import Filters, Hit, Mode, Retriever
+from .routing import INJECTION_MESSAGE, decide
+from .websearch import SearxngSearch, WebSearch, WebSearchError, allowed_for, internal_reason, log_fallback
+
+WEB_MESSAGE = "The documents don't cover this. These web results may help; they are not from your documents."
+
+
+def search_text(question: str, history: Sequence[str]) -> str:
+    """Until query rewriting exists, a follow-up is searched with its history prepended."""
+    return " ".join([*history, question]) if history else question
+
+
+class Answerer:
+    def __init__(self, retriever: Retriever, generator: Generator, embedder: Embedder, *, threshold: float = 0.5,
+                 context_chunks: int = 5, mode: Mode = "hybrid", abstain: bool = True, web: WebSearch | None = None,
+                 support: SupportCheck | None = None):
+        self.retriever, self.generator, self.embedder = retriever, generator, embedder
+        self.threshold, self.context_chunks, self.mode = threshold, context_chunks, mode
+        self.abstain, self.web, self.support = abstain, web, support
+
+    def ask(self, tenant: Tenant, question: str, *, history: Sequence[str] = (), filters: Filters | None = None) -> Response:
+        started = time.perf_counter()
+        hits = self.retriever.search(tenant, search_text(question, history), k=self.context_chunks, mode=self.mode,
+                                     filters=filters)
+        return self.respond(tenant, question, hits, history=history, started=started)
+
+    def respond(self, tenant: Tenant, question: str, hits: Sequence[Hit], *, history: Sequence[str] = (),
+                started: float | None = None) -> Response:
+        """The response to question given its retrieved chunks (best first; the first context_chunks are used)."""
+        started = time.perf_counter() if started is None else started
+        text = search_text(question, history)
+        hits = list(hits[: self.context_chunks])
+        evidence = assess(text, hits, self.embedder)
+        closest = [Source.of(h, h.body[:300]) for h in hits[:3]]
+        base = {"question": question, "confidence": evidence.confidence, "sources": closest,
+                "evidence": evidence.features(), "generator": self.generator.name, "model": self.generator.model}
+
+        def done(**fields) -> Response:
+            return Response(**{**base, **fields}, took_ms=round((time.perf_counter() - started) * 1000, 1))
+
+        decision = decide(evidence, hits, threshold=self.threshold if self.abstain else 0.0, has_history=bool(history))
+        base["evidence"]["reason"] = decision.reason
+        if decision.route == "clarify" and self.abstain:
+            return done(route="clarify", clarifying_question=decision.clarifying_question,
+                        message=decision.clarifying_question)
+        if decision.route == "abstain" and evidence.question.injection:
+            return done(route="abstain", message=INJECTION_MESSAGE)
+        if decision.route == "abstain" and self.abstain:
+            return self._fallback(tenant, question, evidence, done)
+        draft = self.generator.answer(text, hits, evidence=evidence)
+        base.update(generator=draft.generator, model=draft.model)
+        if draft.refused:
+            return done(route="abstain", message="The model declined to answer this question.")
+        if draft.abstained or not draft.sentences:
+            return done(route="abstain", message=ABSTAIN_MESSAGE)
+        grounding = check(draft, hits, system_prompt=SYSTEM_PROMPT, support=self.support)
+        if grounding.passed or not self.abstain:
+            return done(route="answer", answer=draft.sentences, grounding=grounding)
+        return done(route="answer", grounding=grounding, message=UNVERIFIED_MESSAGE)
+
+    def _fallback(self, tenant: Tenant, question: str, evidence, done) -> Response:
+        if self.web is None:
+            return done(route="abstain", message=ABSTAIN_MESSAGE)
+        with self.retriever.db.tenant(tenant) as conn:
+            if not allowed_for(conn, tenant):
+                return done(route="abstain", message=ABSTAIN_MESSAGE)
+            reason = internal_reason(question, evidence, tenant)
+            if reason:
+                evidence_notes = {**evidence.features(), "web_withheld": reason}
+                return done(route="abstain", message=ABSTAIN_MESSAGE, evidence=evidence_notes)
+            try:
+                results, error = self.web.search(question), None
+            except WebSearchError as exc:
+                results, error = [], str(exc)
+            log_fallback(conn, tenant, question, self.web.name, len(results), error)
+        if not results:
+            return done(route="abstain", message=ABSTAIN_MESSAGE)
+        return done(route="web", web_results=results, message=WEB_MESSAGE)
+
+
+def web_search_from_settings(settings) -> WebSearch | None:
+    if settings.web_search in ("", "off"):
+        return None
+    if settings.web_search == "searxng":
+        if not settings.searxng_url:
+            raise ValueError("RAG_WEB_SEARCH=searxng needs RAG_SEARXNG_URL")
+        return SearxngSearch(settings.searxng_url)
+    raise ValueError(f"RAG_WEB_SEARCH={settings.web_search!r} is not one of: off, searxng")
+
+
+def answerer_from_settings(settings, retriever: Retriever) -> Answerer:
+    """The Answerer the environment describes: generator, threshold, context size and web fallback."""
+    return Answerer(retriever, generator_from_settings(settings, retriever.embedder), retriever.embedder,
+                    threshold=settings.answer_threshold, context_chunks=settings.context_chunks,
+                    web=web_search_from_settings(settings))
