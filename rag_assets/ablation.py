@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
+from rag_serving.config import DEFAULT_ANSWER_THRESHOLD
 from rag_serving.answering import Answerer
 from rag_serving.generators import ExtractiveGenerator, Generator
 from rag_serving.retrieval import Retriever
@@ -17,7 +18,8 @@ from .evaluation import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, EvalConfig, run_cas
 from .golden import GoldenCase
 
 
-def ablation_configs(k: int = 5, candidates: int = 50, threshold: float = 0.5) -> list[EvalConfig]:
+def ablation_configs(k: int = 5, candidates: int = 50,
+                     threshold: float = DEFAULT_ANSWER_THRESHOLD) -> list[EvalConfig]:
     """Naive RAG first (dense, top k, every draft shown); each later row adds one component, all at the same k and
     with the same generator. Later issues append their stages."""
     return [

@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from scipy import stats
 
+from rag_serving.config import DEFAULT_ANSWER_THRESHOLD
 from rag_serving.answering import Answerer, search_text
 from rag_serving.answers import Response
 from rag_serving.database import Tenant
@@ -38,7 +39,7 @@ class EvalConfig:
     candidates: int = 50
     answer: bool = True  # also generate, ground and route, and score the answer
     abstain: bool = True  # confidence routing and the grounding check decide what is shown
-    threshold: float = 0.5
+    threshold: float = DEFAULT_ANSWER_THRESHOLD
 
     def digest(self, extra: dict | None = None) -> str:
         payload = json.dumps({**asdict(self), **(extra or {})}, sort_keys=True, default=str)

@@ -6,6 +6,7 @@ import time
 from collections.abc import Sequence
 
 from .answers import ABSTAIN_MESSAGE, UNVERIFIED_MESSAGE, Response, Source
+from .config import DEFAULT_ANSWER_THRESHOLD
 from .database import Tenant
 from .embedders import Embedder
 from .evidence import assess
@@ -24,9 +25,9 @@ def search_text(question: str, history: Sequence[str]) -> str:
 
 
 class Answerer:
-    def __init__(self, retriever: Retriever, generator: Generator, embedder: Embedder, *, threshold: float = 0.5,
-                 context_chunks: int = 5, mode: Mode = "hybrid", abstain: bool = True, web: WebSearch | None = None,
-                 support: SupportCheck | None = None):
+    def __init__(self, retriever: Retriever, generator: Generator, embedder: Embedder, *,
+                 threshold: float = DEFAULT_ANSWER_THRESHOLD, context_chunks: int = 5, mode: Mode = "hybrid",
+                 abstain: bool = True, web: WebSearch | None = None, support: SupportCheck | None = None):
         self.retriever, self.generator, self.embedder = retriever, generator, embedder
         self.threshold, self.context_chunks, self.mode = threshold, context_chunks, mode
         self.abstain, self.web, self.support = abstain, web, support

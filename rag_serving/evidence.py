@@ -10,13 +10,14 @@ from typing import Literal
 
 import numpy as np
 import snowballstemmer
+from cachetools import LRUCache
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from .embedders import Embedder
 from .retrieval import Hit
 from .sentences import split_sentences
 
-AnswerKind = Literal["number", "date", "person", "any"]
+AnswerKind = Literal["number", "date", "person", "reason", "any"]
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:[-'’.][A-Za-z0-9]+)*")
 _YEAR = re.compile(r"\b(19|20)\d\d\b")
@@ -32,6 +33,9 @@ _PERSON = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+")
 _NUMBER_Q = re.compile(r"\bhow (many|much|long|often|far|old|soon|large|big|heavy|fast)\b|\bwhat (percentage|percent|"
                        r"number|amount|fee|price|cost|rate|limit|maximum|minimum|temperature|phone|extension)\b", re.I)
 _DATE_Q = re.compile(r"^\s*when\b|\bwhat (date|day|year|month|time)\b|\bwhich (date|day|year|month)\b|\bdeadline\b", re.I)
+_REASON_Q = re.compile(r"^\s*why\b|\bwhat (was|is) the reason\b|\bhow come\b", re.I)
+_REASON = re.compile(r"\b(because|due to|owing to|so that|in order to|as a result|reason|since|to (avoid|prevent|protect|"
+                     r"reduce|allow|ensure|keep|comply))\b", re.I)
 _PERSON_Q = re.compile(r"^\s*who\b|\bwhose\b|\bwhich (person|manager)\b", re.I)
 # Words that shape a question but are never what it is about.
 _QUESTION_WORDS = frozenset(
@@ -77,19 +81,36 @@ class QuestionProfile:
         return len(self.key_terms) < 2
 
 
+def proper_names(text: str) -> list[str]:
+    """Capitalized words not opening a sentence (a place, product or site such as "South Yard"), possessives
+    stripped; months, question words and "I" forms are not names."""
+    names = []
+    for sentence in re.split(r"(?<=[.?!])\s+", text):
+        for token in words(sentence)[1:]:
+            token = re.sub(r"['’]s$", "", token)
+            if (len(token) > 2 and token[:1].isupper() and token[1:].islower() and token.isalpha()
+                    and not re.fullmatch(_MONTHS, token, re.I) and token.lower() not in _QUESTION_WORDS):
+                names.append(token)
+    return names
+
+
 def profile(question: str) -> QuestionProfile:
     tokens = [w.lower() for w in words(question)]
     content = [t for t in tokens if t not in ENGLISH_STOP_WORDS and t not in _QUESTION_WORDS]
     key = tuple(dict.fromkeys(_stemmer().stemWords(content)))
-    strict = tuple(dict.fromkeys(m.group(0).lower() for m in _YEAR.finditer(question))) + tuple(
-        dict.fromkeys(m.group(0).lower() for m in _IDENTIFIER.finditer(question) if not _YEAR.fullmatch(m.group(0)))
-    )
+    strict = tuple(dict.fromkeys(
+        [m.group(0).lower() for m in _YEAR.finditer(question)]
+        + [m.group(0).lower() for m in _IDENTIFIER.finditer(question) if not _YEAR.fullmatch(m.group(0))]
+        + [w.lower() for w in proper_names(question)]
+    ))
     if _NUMBER_Q.search(question):
         kind: AnswerKind = "number"
     elif _DATE_Q.search(question):
         kind = "date"
     elif _PERSON_Q.search(question):
         kind = "person"
+    elif _REASON_Q.search(question):
+        kind = "reason"
     else:
         kind = "any"
     return QuestionProfile(question, key, strict, kind, bool(INJECTION.search(question)),
@@ -117,6 +138,8 @@ def has_kind(text: str, kind: AnswerKind) -> bool:
         return bool(_DATE.search(text))
     if kind == "person":
         return bool(_PERSON.search(text))
+    if kind == "reason":
+        return bool(_REASON.search(text))
     return True
 
 
@@ -209,6 +232,21 @@ def superseded(hits: Sequence[Hit], question: QuestionProfile) -> set[str]:
     return out
 
 
+# Sentence vectors by (model, text): the same chunks come back for many questions. ~1.6 KB each at 384 dimensions.
+_VECTORS: LRUCache = LRUCache(maxsize=50_000)
+
+
+def unit_vectors(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
+    """L2-normalized vectors for texts, embedding only those not already cached for this model."""
+    missing = list(dict.fromkeys(t for t in texts if (embedder.model, t) not in _VECTORS))
+    if missing:
+        fresh = np.asarray(embedder.embed(missing), dtype=np.float32)
+        fresh /= np.maximum(np.linalg.norm(fresh, axis=1, keepdims=True), 1e-12)
+        for text, vector in zip(missing, fresh):
+            _VECTORS[(embedder.model, text)] = vector
+    return np.stack([_VECTORS[(embedder.model, t)] for t in texts]) if texts else np.zeros((0, embedder.dim), np.float32)
+
+
 def assess(question: str, hits: Sequence[Hit], embedder: Embedder, *, passages: int = 5) -> Evidence:
     """Score each of the top passages: mismatch × kind × (½ coverage + ½ semantic).
 
@@ -229,8 +267,7 @@ def assess(question: str, hits: Sequence[Hit], embedder: Embedder, *, passages: 
                 continue  # instructions inside documents are data, and headings or contents lines answer nothing
             candidates.append(Candidate(hit, rank, para, index, text))
     if candidates:
-        vectors = np.asarray(embedder.embed([q.text] + [c.text for c in candidates]), dtype=np.float32)
-        vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+        vectors = unit_vectors(embedder, [q.text] + [c.text for c in candidates])
         for c, cos in zip(candidates, vectors[1:] @ vectors[0]):
             c.cosine = float(cos)
     for rank, hit in enumerate(top, start=1):

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from dagster import AssetExecutionContext, Config, MaterializeResult, MetadataValue, Output, asset
 
-from rag_serving.config import load_settings
+from rag_serving.config import DEFAULT_ANSWER_THRESHOLD, load_settings
 from rag_serving.database import Database, app_url
 from rag_serving.retrieval import Retriever
 
@@ -25,7 +25,7 @@ class GoldenEvalConfig(Config):
     golden: str = str(REPO_ROOT / "golden")
     k: int = 5
     candidates: int = 50
-    threshold: float = 0.5
+    threshold: float = DEFAULT_ANSWER_THRESHOLD
 
 
 class ThresholdSweepConfig(Config):

@@ -130,6 +130,31 @@ def test_search_prints_cited_hits_scoped_to_the_tenant(external_env, tmp_path):
     assert "Globex" not in result.stdout and "Train tickets" in result.stdout
 
 
+def test_ask_prints_the_answer_with_footnotes_or_abstains(external_env, tmp_path):
+    (tmp_path / "faq.md").write_text("# Payments\n\nInvoices are paid within 45 days of receipt.\n\n"
+                                     "# Parking\n\nVisitors park in area P3 next to Gate B.\n")
+    assert run(["ingest", str(tmp_path / "faq.md"), "--org", "acme", "--rooftop", "hq"], external_env).returncode == 0
+    answered = run(["ask", "How many days until invoices are paid?", "--org", "acme", "--rooftop", "hq"], external_env)
+    assert answered.returncode == 0, answered.stderr
+    lines = answered.stdout.splitlines()
+    assert lines[0].startswith("route: answer")
+    assert "45 days" in lines[1] and lines[1].rstrip().endswith("[1]")
+    assert lines[2].startswith("[1] Faq, p. 1 (faq.md#page=1): “Invoices are paid within 45 days of receipt.”")
+    abstained = run(["ask", "What is the policy on Mars relocation in 2031?", "--org", "acme", "--rooftop", "hq"],
+                    external_env)
+    assert abstained.stdout.startswith("route: abstain") and "The documents don't cover this." in abstained.stdout
+
+
+def test_web_rules_are_set_and_listed(external_env):
+    assert "no web fallback rules" in run(["web", "list"], external_env).stdout
+    assert run(["web", "allow", "--org", "globex", "--note", "public questions"], external_env).returncode == 0
+    assert run(["web", "deny", "--org", "globex", "--rooftop", "legal"], external_env).returncode == 0
+    listed = run(["web", "list"], external_env).stdout.splitlines()
+    assert listed == ["globex/*  allow  public questions", "globex/legal  deny  "]
+    refused = run(["web", "allow"], external_env)
+    assert refused.returncode != 0 and "--org is required" in refused.stderr
+
+
 def test_serve_answers_with_a_created_key(external_env, tmp_path):
     (tmp_path / "faq.md").write_text("# FAQ\n\nInvoices are paid net 45.\n")
     assert run(["ingest", str(tmp_path / "faq.md"), "--org", "acme", "--rooftop", "hq"], external_env).returncode == 0

@@ -90,3 +90,43 @@ def test_stats_are_scoped_to_the_key(base, keys):
     globex = httpx.get(f"{base}/stats", headers={"X-API-Key": keys["globex"]}).json()
     assert acme["documents"] == 6 and globex["documents"] == 1
     assert acme["organization_id"] == "acme" and acme["rooftop_ids"] == ["hq"]
+
+
+def query(base, key, body):
+    return httpx.post(f"{base}/query", json=body, headers={"Authorization": f"Bearer {key}"}, timeout=120)
+
+
+def test_query_answers_with_cited_sentences_route_confidence_and_grounding(base, keys):
+    response = query(base, keys["acme"], {"question": "How many weeks of parental leave do full-time staff get?"})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["route"] == "answer" and 0.5 <= body["confidence"] <= 1.0
+    assert body["grounding"]["passed"] is True and body["grounding"]["judge"] == "lexical"
+    sentence = body["answer"][0]
+    assert "16 weeks" in sentence["text"]
+    src = sentence["sources"][0]
+    assert src["link"].startswith("employee-handbook-2025.pdf#page=") and src["pages"].startswith("p")
+    assert src["quote"] and src["chunk_id"]
+
+
+def test_query_abstains_on_a_false_premise_and_shows_closest_sources(base, keys):
+    body = query(base, keys["acme"], {"question": "Why was the 2023 bonus cancelled?"}).json()
+    assert body["route"] == "abstain" and body["answer"] is None and body["sources"]
+
+
+def test_query_uses_history_for_follow_ups(base, keys):
+    body = query(base, keys["acme"], {"question": "Does that apply to part-time staff too?",
+                                      "history": ["How many weeks of parental leave do full-time staff get?"]}).json()
+    assert body["route"] == "answer" and "pro rata" in " ".join(s["text"] for s in body["answer"])
+
+
+def test_query_never_shows_another_tenants_data(base, keys):
+    response = query(base, keys["globex"], {"question": "What's the new North Yard gate code from March 2025?"})
+    assert response.status_code == 200 and "4417" not in response.text
+
+
+def test_query_rejects_empty_and_overlong_input_with_the_reason(base, keys):
+    empty = query(base, keys["acme"], {"question": "  "})
+    assert empty.status_code == 422 and "question is empty" in empty.text
+    long = query(base, keys["acme"], {"question": "leave?", "history": ["x" * 400]})
+    assert long.status_code == 422 and "limit is 300" in long.text

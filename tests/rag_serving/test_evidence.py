@@ -86,3 +86,33 @@ def test_an_older_edition_with_the_same_title_is_superseded_unless_its_year_is_a
                     published_on=dt.date(2020, 1, 1))
     assert superseded([new, old, other], profile("How long is parental leave?")) == {"d2024"}
     assert superseded([new, old, other], profile("How long was leave in the 2024 handbook?")) == set()
+
+
+def test_sentence_vectors_are_embedded_once_per_model_and_text(minilm):
+    from rag_serving.evidence import unit_vectors
+
+    seen: list[str] = []
+
+    class Counting:
+        model, dim = "counting/" + minilm.model, minilm.dim
+
+        def embed(self, texts):
+            seen.extend(texts)
+            return minilm.embed(texts)
+
+    first = unit_vectors(Counting(), ["alpha unique sentence", "beta unique sentence"])
+    again = unit_vectors(Counting(), ["beta unique sentence", "gamma unique sentence", "alpha unique sentence"])
+    assert seen == ["alpha unique sentence", "beta unique sentence", "gamma unique sentence"]
+    assert abs(float(first[0] @ again[2]) - 1.0) < 1e-6 and abs(float((again ** 2).sum(axis=1)[1]) - 1.0) < 1e-5
+
+
+def test_proper_names_are_strict_but_sentence_openers_and_pronoun_forms_are_not():
+    q = profile("Earlier question about the Yard? What is the gate code at the South Yard, and is it Acme's?")
+    assert q.strict_terms == ("yard", "south", "acme")
+    assert profile("Do I still get paid if I'm summoned, and How long?").strict_terms == ()
+
+
+def test_why_questions_need_a_reason_in_the_passage():
+    assert profile("Why was Gate A closed at night?").kind == "reason"
+    assert has_kind("Gate A closes at night to reduce noise for neighbours.", "reason")
+    assert not has_kind("Gate A is staffed 24 hours a day.", "reason")
