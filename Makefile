@@ -24,6 +24,7 @@ bench: install
 	$(BIN)/python -m benchmarks.chunk_sweep --corpus mmlongbench
 	$(BIN)/python -m benchmarks.mmlongbench
 	$(BIN)/python -m benchmarks.squad2
+	$(BIN)/python -m benchmarks.abstention
 
 install: sysdeps $(INSTALLED)
 

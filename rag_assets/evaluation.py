@@ -10,9 +10,9 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from scipy import stats
 
-from rag_serving.config import DEFAULT_ANSWER_THRESHOLD
 from rag_serving.answering import Answerer, search_text
 from rag_serving.answers import Response
+from rag_serving.config import DEFAULT_ANSWER_THRESHOLD
 from rag_serving.database import Tenant
 from rag_serving.retrieval import Filters, Hit, Retriever
 from rag_serving.sentences import squish
