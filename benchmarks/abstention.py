@@ -51,9 +51,9 @@ def evaluate(name: str, retriever: Retriever, cases: list[GoldenCase]) -> dict:
     }
     for t in sorted({DEFAULT_ANSWER_THRESHOLD, 0.5}):
         no_answer = [thresholds.shown_at(r, t) for r in run.rows if r["expect"] == "abstain"]
-        abstained = [not thresholds.shown_at(r, t) for r in run.rows if r["expect"] != "abstain"]
+        abstained = [not thresholds.shown_at(r, t) for r in run.rows if r["expect"] == "answer"]
         correct = [thresholds.shown_at(r, t) and bool(r["correct"]) for r in run.rows
-                   if r["expect"] != "abstain" and r["correct"] is not None]
+                   if r["expect"] == "answer" and r["correct"] is not None]
         out[f"at {t:g}"] = {
             "false_answer_rate": round(float(np.mean(no_answer)), 3), "false_answer_ci": [round(v, 3) for v in rate_interval(no_answer)],
             "over_abstention_rate": round(float(np.mean(abstained)), 3), "over_abstention_ci": [round(v, 3) for v in rate_interval(abstained)],

@@ -86,8 +86,8 @@ def _paired(new: ConfigRun, old: ConfigRun, metric: str) -> list[tuple[float, fl
     if metric == "false_answer":
         return [(a["shown"], b["shown"]) for a, b in zip(new.rows, old.rows) if a["expect"] == "abstain"]
     if metric == "over_abstention":
-        return [(a["abstained"], b["abstained"]) for a, b in zip(new.rows, old.rows) if a["expect"] != "abstain"]
-    return [(a[metric], b[metric]) for a, b in zip(new.rows, old.rows) if a["expect"] != "abstain"]
+        return [(a["abstained"], b["abstained"]) for a, b in zip(new.rows, old.rows) if a["expect"] == "answer"]
+    return [(a[metric], b[metric]) for a, b in zip(new.rows, old.rows) if a["expect"] == "answer"]
 
 
 def compare(new: ConfigRun, old: ConfigRun, metric: str) -> Comparison:
@@ -132,14 +132,15 @@ def rate_cell(row: dict, name: str) -> str:
 
 def markdown(result: dict) -> str:
     lines = [
-        "| configuration | hit@10 | MRR@10 | NDCG@10 | false-answer rate | over-abstention rate | correct | "
+        "| configuration | hit@10 | MRR@10 | NDCG@10 | false-answer rate | over-abstention rate | correct | clarified | "
         "p50 ms | p95 ms |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in result["rows"]:
         lines.append(f"| {row['config']} | {row['hit@10']:.3f} | {row['mrr@10']:.3f} | {row['ndcg@10']:.3f} | "
                      f"{rate_cell(row, 'false_answer_rate')} | {rate_cell(row, 'over_abstention_rate')} | "
-                     f"{rate_cell(row, 'correct_rate')} | {row['p50_ms']} | {row['p95_ms']} |")
+                     f"{rate_cell(row, 'correct_rate')} | {rate_cell(row, 'clarified_rate')} | {row['p50_ms']} | "
+                     f"{row['p95_ms']} |")
     lines.append("")
     lines.append("| configuration | vs | metric | better / worse / same | mean Δ | 95% CI | |")
     lines.append("|---|---|---|---|---|---|---|")

@@ -26,7 +26,7 @@ BOOTSTRAP_SEED = 20261202
 UNIT_NOTE = (
     "unit: ranked chunks; a chunk counts as relevant with the highest grade of the golden (document, physical page) "
     "pairs its page span overlaps, each page credited once (for NDCG and recall); ideal DCG from the graded pages; "
-    "recall counts relevant pages covered; no-answer cases are left out of retrieval averages"
+    "recall counts relevant pages covered; no-answer and clarify cases are left out of retrieval averages"
 )
 
 
@@ -82,16 +82,19 @@ def contains_all(text: str, required: Sequence[str]) -> bool:
 
 
 def answer_metrics(response: Response, case: GoldenCase) -> dict:
-    """correct: shown and holds every answer_must_include string (None when the case names none);
-    wrong: shown on a no-answer case, or shown without them; abstained: nothing shown (abstain, clarify, unverified)."""
+    """correct: shown and holds every answer_must_include string (None when the case names none); on a clarify case,
+    a clarifying question came back. wrong: shown on a no-answer or clarify case, or shown without the strings.
+    abstained: nothing shown (abstain, clarify, unverified)."""
     shown = response.shown
     correct = (shown and contains_all(response.text, case.answer_must_include)) if case.answer_must_include else None
+    if case.expect == "clarify":
+        correct = response.route == "clarify"
     return {
         "route": response.route,
         "confidence": response.confidence,
         "shown": shown,
         "abstained": not shown,
-        "correct": correct if case.answerable else None,
+        "correct": correct if case.expect != "abstain" else None,
         "wrong": shown and (not case.answerable or correct is False),
         "grounded": response.grounding.passed if response.grounding else None,
         "failed_check": response.grounding.failed_check if response.grounding else None,
@@ -125,20 +128,23 @@ def rate_interval(flags: Sequence[bool]) -> tuple[float, float]:
 
 
 def summarize(rows: list[dict]) -> dict:
-    scored = [r for r in rows if r["expect"] != "abstain"]
+    scored = [r for r in rows if r["expect"] == "answer"]
     keys = [k for k in scored[0] if "@" in k] if scored else []
     summary: dict = {k: round(sum(r[k] for r in scored) / len(scored), 4) for k in keys}
     summary["answerable_cases"] = len(scored)
-    summary["no_answer_cases"] = len(rows) - len(scored)
+    summary["no_answer_cases"] = sum(r["expect"] == "abstain" for r in rows)
+    summary["clarify_cases"] = sum(r["expect"] == "clarify" for r in rows)
     if rows and "route" in rows[0]:
         no_answer = [r for r in rows if r["expect"] == "abstain"]
         gradable = [r for r in scored if r["correct"] is not None]
+        clarify = [r for r in rows if r["expect"] == "clarify"]
         shown = [r for r in rows if r["shown"]]
         for name, flags in [("false_answer_rate", [r["shown"] for r in no_answer]),
                             ("over_abstention_rate", [r["abstained"] for r in scored]),
                             ("correct_rate", [bool(r["correct"]) for r in gradable]),
                             ("wrong_rate", [r["wrong"] for r in rows]),
-                            ("grounded_rate", [bool(r["grounded"]) for r in shown])]:
+                            ("grounded_rate", [bool(r["grounded"]) for r in shown]),
+                            ("clarified_rate", [r["route"] == "clarify" for r in clarify])]:
             summary[name] = round(float(np.mean(flags)), 4) if flags else None
             summary[f"{name}_ci"] = [round(v, 4) for v in rate_interval(flags)] if flags else None
         summary["gradable_cases"] = len(gradable)

@@ -31,14 +31,14 @@ class GoldenCase(BaseModel):
     relevant: list[RelevantPage] = []
     answer_must_include: list[str] = []
     answer_elsewhere: list[str] = []
-    expect: Literal["answer", "abstain"] = "answer"
+    expect: Literal["answer", "abstain", "clarify"] = "answer"
     tags: list[str] = []
     split: Literal["dev", "heldout"] = "dev"
     documents: list[str] = []  # restrict retrieval to these source paths (public sets ask within one document)
 
     @property
     def answerable(self) -> bool:
-        return self.expect != "abstain"
+        return self.expect == "answer"
 
 
 class GoldenError(ValueError):

@@ -20,7 +20,7 @@ def shown_at(row: dict, threshold: float) -> bool:
 def sweep(rows: Sequence[dict], thresholds: Sequence[float] = THRESHOLDS) -> list[dict]:
     """False-answer rate, over-abstention rate and correct share per threshold, from a run at threshold 0."""
     no_answer = [r for r in rows if r["expect"] == "abstain"]
-    answerable = [r for r in rows if r["expect"] != "abstain"]
+    answerable = [r for r in rows if r["expect"] == "answer"]
     gradable = [r for r in answerable if r["correct"] is not None]
     out = []
     for t in thresholds:
@@ -44,7 +44,8 @@ def choose(table: Sequence[dict], max_false_answer_rate: float = MAX_FALSE_ANSWE
 
 def confidence_auc(rows: Sequence[dict]) -> float | None:
     """ROC AUC of the confidence for telling answerable (positive) from no-answer questions."""
-    labels = [r["expect"] != "abstain" for r in rows]
+    rows = [r for r in rows if r["expect"] in ("answer", "abstain")]
+    labels = [r["expect"] == "answer" for r in rows]
     if len(set(labels)) < 2:
         return None
     return float(roc_auc_score(labels, [r["confidence"] for r in rows]))

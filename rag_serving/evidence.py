@@ -95,7 +95,8 @@ def proper_names(text: str) -> list[str]:
 
 
 def profile(question: str) -> QuestionProfile:
-    tokens = [w.lower() for w in words(question)]
+    # "what's" and "Acme's" lose the 's so the stopword and question-word lists see the word itself.
+    tokens = [re.sub(r"['’]s$", "", w.lower()) for w in words(question)]
     content = [t for t in tokens if t not in ENGLISH_STOP_WORDS and t not in _QUESTION_WORDS]
     key = tuple(dict.fromkeys(_stemmer().stemWords(content)))
     strict = tuple(dict.fromkeys(

