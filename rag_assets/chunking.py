@@ -49,6 +49,12 @@ class ChunkSpan:
     section: int | None  # ordinal of the lowest section containing the whole chunk
 
 
+# How far an edge may move to reach a whole word. Text extracted without spaces (some PDFs' tables, URLs,
+# scripts without word spaces) makes "words" hundreds of tokens long; unbounded moves then made windows
+# that grew to the end of the run and restarted one token later, duplicating the run quadratically.
+WORD_SLACK = 16
+
+
 def windows(
     n: int, config: ChunkerConfig, breaks: list[bool] | None = None, word_starts: list[bool] | None = None
 ) -> list[tuple[int, int]]:
@@ -58,7 +64,8 @@ def windows(
     step by size - overlap; an interior end moves to the nearest break within ±snap (ties go to the
     longer window), never so close to the start that the next window would not move forward.
     word_starts[i] is False for a word piece continuing the previous token's word: edges then move
-    to whole words, so no chunk starts with "##ing".
+    to whole words, so no chunk starts with "##ing", by at most WORD_SLACK tokens; inside a longer
+    run the edge cuts the run instead.
     """
     out: list[tuple[int, int]] = []
     start = 0
@@ -75,15 +82,21 @@ def windows(
             if best is not None:
                 end = best
         if word_starts is not None:
-            while end < n and not word_starts[end]:
-                end += 1
+            moved = end
+            while moved < n and moved - end < WORD_SLACK and not word_starts[moved]:
+                moved += 1
+            if moved >= n or word_starts[moved]:
+                end = moved
         out.append((start, end))
         if end >= n:
             break
         previous, start = start, end - config.overlap
         if word_starts is not None:
-            while start > previous + 1 and not word_starts[start]:
-                start -= 1
+            moved = start
+            while moved > previous + 1 and start - moved < WORD_SLACK and not word_starts[moved]:
+                moved -= 1
+            if word_starts[moved]:
+                start = moved
     return out
 
 

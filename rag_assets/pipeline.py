@@ -25,7 +25,7 @@ from .sections import Section, detect_sections
 log = logging.getLogger("rag.ingest")
 
 # Bump when extraction, sectioning or chunking changes what they produce for the same input.
-PIPELINE_VERSION = "4"
+PIPELINE_VERSION = "5"  # 5: word-boundary moves bounded (long unspaced runs no longer duplicate)
 TENANT_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,62}$")
 SIDECAR_SUFFIX = ".meta.yaml"
 SIDECAR_KEYS = {"title", "kind", "published_on"}

@@ -120,3 +120,23 @@ def test_window_edges_never_split_a_word_into_word_pieces():
     chunks = chunk_document(doc, tok, ChunkerConfig(size=7, overlap=2, snap=0))
     assert len(chunks) > 3
     assert all(set(c.body.split()) == {"photosynthesis"} for c in chunks)
+
+
+def test_a_long_run_without_word_breaks_is_cut_not_duplicated():
+    # 3,000 tokens; tokens 1001..1599 continue one "word" (text extracted without spaces).
+    n = 3000
+    word_starts = [True] * n
+    for i in range(1001, 1600):
+        word_starts[i] = False
+    got = windows(n, ChunkerConfig(size=256, overlap=25, snap=50), [False] * n, word_starts)
+    # Worked by hand: every edge that lands in the run cannot reach a word start within 16 tokens, so the
+    # windows keep the plain stride of 256 - 25 = 231: starts 0, 231, ..., 2772 (13 windows).
+    assert got == [(i * 231, min(i * 231 + 256, n)) for i in range(13)]
+
+
+def test_an_edge_inside_a_short_word_still_moves_to_the_word_start():
+    word_starts = [True] * 20
+    word_starts[10] = word_starts[11] = False  # tokens 9, 10, 11 are one word
+    got = windows(20, ChunkerConfig(size=10, overlap=2, snap=0), None, word_starts)
+    # end 10 moves forward to 12; next start 12 - 2 = 10 moves back to 9; its end 19 stays
+    assert got == [(0, 12), (9, 19), (17, 20)]
