@@ -10,12 +10,16 @@ RRF_K = 60
 def rrf(rankings: Sequence[Sequence[Hashable]], k: int = RRF_K) -> list[tuple[Hashable, float]]:
     """Fuse ranked lists: score(d) = Σ 1 / (k + rank of d in each list), ranks from 1.
 
-    Ties are broken by the best rank a document reached in any list, then by its id.
+    Ties are broken by the best rank a document reached in any list, then by its rank in the first list
+    (absent counts as last), then by its id.
     """
     scores: dict[Hashable, float] = {}
     best: dict[Hashable, int] = {}
-    for ranking in rankings:
+    first: dict[Hashable, int] = {}
+    for i, ranking in enumerate(rankings):
         for rank, item in enumerate(ranking, start=1):
             scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
             best[item] = min(best.get(item, rank), rank)
-    return sorted(scores.items(), key=lambda kv: (-kv[1], best[kv[0]], str(kv[0])))
+            if i == 0:
+                first[item] = rank
+    return sorted(scores.items(), key=lambda kv: (-kv[1], best[kv[0]], first.get(kv[0], float("inf")), str(kv[0])))

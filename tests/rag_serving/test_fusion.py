@@ -25,3 +25,10 @@ def test_equal_scores_break_ties_by_best_rank_then_id():
     # b and c both score 1/61 + 1/62; b reached rank 1, and so did c: the id decides.
     fused = rrf([["b", "c"], ["c", "b"]], k=60)
     assert [d for d, _ in fused] == ["b", "c"]
+
+
+def test_mirrored_ranks_tie_and_the_first_lists_order_decides_not_the_id():
+    # "z" is 1st in the first list and 3rd in the second; "a" the reverse: 1/61 + 1/63 both.
+    fused = rrf([["z", "m", "a"], ["a", "m", "z"]])
+    assert [item for item, _ in fused] == ["z", "a", "m"]
+    assert fused[0][1] == fused[1][1]
