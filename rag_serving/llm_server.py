@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import signal
 import time
 from pathlib import Path
 
@@ -35,6 +36,10 @@ def serve(port: int, *, host: str = "127.0.0.1", gguf: Path | None = None, conte
     params.cpuparams.n_threads = threads
     params.cpuparams_batch.n_threads = threads
     server = xllamacpp.Server(params)  # noqa: F841 - serves while referenced
+    # llama.cpp installs its own SIGINT/SIGTERM handlers that wait for a shutdown this loop never requests;
+    # take them back so Ctrl-C and `kill` stop the process at once.
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: os._exit(0))
     print(f"llama.cpp serving {path.name} on http://{host}:{port}/v1", flush=True)
     while True:
         time.sleep(3600)

@@ -36,3 +36,15 @@ def serve(app, ready_path: str = "/openapi.json"):
     finally:
         server.should_exit = True
         thread.join(30)
+
+
+def stop(proc, timeout: float = 20) -> None:
+    """Terminate a server process; kill it if it has not exited within timeout seconds."""
+    import subprocess
+
+    proc.terminate()
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout)

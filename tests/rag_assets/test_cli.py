@@ -13,6 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.servers import stop
+
 REPO = Path(__file__).resolve().parents[2]
 RAG = [sys.executable, "-m", "rag_assets.cli"]
 
@@ -205,8 +207,8 @@ def test_ask_through_a_local_gguf_model_served_by_models_llm(external_env, tmp_p
         result = run(["ask", "How many days until invoices are paid?", "--org", "acme", "--rooftop", "hq", "--json"],
                      env, timeout=300)
     finally:
-        proc.terminate()
-        proc.wait(30)
+        stop(proc)
+    assert proc.returncode == 0  # SIGTERM stopped it; a kill would show -9
     assert result.returncode == 0, result.stderr
     body = json.loads(result.stdout)
     # A 135M model's wording is not checked; that the answer went through the adapter and the check is.

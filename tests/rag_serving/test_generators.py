@@ -15,7 +15,7 @@ from rag_serving.generators import (AnthropicGenerator, ExtractiveGenerator, Gen
 from rag_serving.grounding import check
 from rag_serving.retrieval import Hit
 from tests.fake_anthropic import make_app
-from tests.servers import free_port, serve
+from tests.servers import free_port, serve, stop
 
 REPO = Path(__file__).resolve().parents[2]
 LEAVE = ("Full-time employees with at least six months of continuous service are entitled to 16 weeks of parental "
@@ -121,8 +121,7 @@ def llama():
             time.sleep(0.3)
         yield f"{base}/v1"
     finally:
-        proc.terminate()
-        proc.wait(30)
+        stop(proc)
 
 
 def test_openai_adapter_against_llama_cpp_returns_structured_sentences(llama):
