@@ -1,0 +1,59 @@
+"""Rerankers behind one protocol: scores in [0, 1] for (question, text) pairs; Text Embeddings Inference's /rerank first."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cached_property
+from typing import Protocol
+
+import httpx
+
+
+class RerankerError(RuntimeError):
+    pass
+
+
+class Reranker(Protocol):
+    model: str
+
+    def rerank(self, question: str, texts: Sequence[str]) -> list[float]:
+        """One score in [0, 1] per text, in the order given (higher: more likely to answer the question)."""
+
+
+class TeiReranker:
+    """A TEI server's `POST /rerank` (bge-reranker-v2-m3, mxbai-rerank, … in production); TEI returns
+    sigmoid scores in [0, 1] unless raw scores are asked for, and sorts them, so they are put back in input order."""
+
+    def __init__(self, base_url: str, *, timeout: float = 60.0, batch_size: int = 64):
+        self.base_url = base_url.rstrip("/")
+        self.timeout, self.batch_size = timeout, batch_size
+
+    @cached_property
+    def _client(self) -> httpx.Client:
+        return httpx.Client(base_url=self.base_url, timeout=self.timeout)
+
+    @cached_property
+    def model(self) -> str:
+        try:
+            response = self._client.get("/info")
+            response.raise_for_status()
+        except httpx.HTTPError as exc:
+            raise RerankerError(f"TEI at {self.base_url}: cannot read /info: {exc}") from exc
+        info = response.json()
+        return f"tei:{info.get('model_id')}@{info.get('model_sha') or 'unknown'}"
+
+    def rerank(self, question: str, texts: Sequence[str]) -> list[float]:
+        scores: list[float] = [0.0] * len(texts)
+        for offset in range(0, len(texts), self.batch_size):
+            batch = list(texts[offset : offset + self.batch_size])
+            try:
+                response = self._client.post("/rerank", json={"query": question, "texts": batch, "raw_scores": False})
+            except httpx.HTTPError as exc:
+                raise RerankerError(f"TEI at {self.base_url}: /rerank failed: {exc}") from exc
+            if response.status_code != 200:
+                raise RerankerError(f"TEI at {self.base_url}: /rerank returned {response.status_code}: {response.text[:200]}")
+            for item in response.json():
+                scores[offset + int(item["index"])] = float(item["score"])
+        if any(not 0.0 <= s <= 1.0 for s in scores):
+            raise RerankerError(f"TEI at {self.base_url}: /rerank scores outside [0, 1]; is raw_scores forced on?")
+        return scores
