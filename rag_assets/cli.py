@@ -307,8 +307,6 @@ def cmd_sweep(args: argparse.Namespace, settings: Settings) -> int:
     from rag_serving.retrieval import Retriever
 
     from . import thresholds
-    from .ablation import run_config
-    from .evaluation import EvalConfig
     from .golden import load_golden
 
     cases = load_golden(Path(args.golden), args.split)
@@ -316,18 +314,17 @@ def cmd_sweep(args: argparse.Namespace, settings: Settings) -> int:
     try:
         embedder = get_embedder(settings.embedder, tei_url=settings.tei_url, threads=settings.embed_threads)
         retriever = Retriever(database, embedder, k1=settings.bm25_k1, b=settings.bm25_b, candidates=settings.candidates)
-        config = EvalConfig(name="hybrid, threshold 0", k=settings.context_chunks, candidates=settings.candidates,
-                            threshold=0.0)
-        run = run_config(retriever, cases, config, make_generator(settings, embedder))
+        result = thresholds.run_sweep(retriever, cases, k=settings.context_chunks, candidates=settings.candidates,
+                                      generator=make_generator(settings, embedder),
+                                      max_false_answer_rate=args.max_false_answer_rate)
     finally:
         database.close()
-    table = thresholds.sweep(run.rows)
-    chosen = thresholds.choose(table, args.max_false_answer_rate)
-    auc = thresholds.confidence_auc(run.rows)
+    chosen, auc = result["chosen"], result["auc"]
     _out(f"threshold sweep on {len(cases)} golden cases (split {args.split}), commit {git_commit()}")
-    _out(thresholds.markdown(table, chosen))
-    _out(f"chosen: {chosen['threshold']:.1f} (lowest threshold with false-answer rate ≤ {args.max_false_answer_rate}); "
-         f"confidence ROC AUC, answerable vs no-answer: {auc:.3f}" if auc is not None else "")
+    _out(thresholds.markdown(result["table"], chosen))
+    _out(f"chosen: {chosen['threshold']:.1f} (lowest threshold with false-answer rate ≤ {args.max_false_answer_rate})")
+    if auc is not None:
+        _out(f"confidence ROC AUC, answerable vs no-answer: {auc:.3f}")
     return 0
 
 

@@ -7,6 +7,13 @@ from collections.abc import Sequence
 import numpy as np
 from sklearn.metrics import roc_auc_score
 
+from rag_serving.generators import Generator
+from rag_serving.retrieval import Retriever
+
+from .ablation import run_config
+from .evaluation import EvalConfig
+from .golden import GoldenCase
+
 THRESHOLDS = tuple(round(0.1 * i, 1) for i in range(1, 10))
 # "Near zero" on the golden dev split: at most one no-answer case in twenty answered.
 MAX_FALSE_ANSWER_RATE = 0.05
@@ -49,6 +56,15 @@ def confidence_auc(rows: Sequence[dict]) -> float | None:
     if len(set(labels)) < 2:
         return None
     return float(roc_auc_score(labels, [r["confidence"] for r in rows]))
+
+
+def run_sweep(retriever: Retriever, cases: Sequence[GoldenCase], *, k: int, candidates: int, generator: Generator,
+              max_false_answer_rate: float = MAX_FALSE_ANSWER_RATE) -> dict:
+    """Every case once through hybrid search and the answerer at threshold 0; the table, the choice and the AUC."""
+    config = EvalConfig(name="hybrid, threshold 0", k=k, candidates=candidates, threshold=0.0)
+    rows = run_config(retriever, cases, config, generator).rows
+    table = sweep(rows)
+    return {"table": table, "chosen": choose(table, max_false_answer_rate), "auc": confidence_auc(rows)}
 
 
 def markdown(table: Sequence[dict], chosen: dict | None = None) -> str:

@@ -10,7 +10,7 @@ from typing import Annotated
 
 from fastapi import Depends, FastAPI, Header, HTTPException
 from fastapi.concurrency import run_in_threadpool
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from .answering import Answerer, answerer_from_settings
 from .answers import Response
@@ -28,35 +28,30 @@ SELECT (SELECT count(*) FROM documents WHERE status = 'live') AS documents,
        (SELECT array_agg(DISTINCT embedding_model) FROM documents WHERE status = 'live') AS models"""
 
 
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("question is empty")
+    return value.strip()
+
+
+Question = Annotated[str, AfterValidator(_not_blank), Field(description="the user's question")]
+
+
 class RetrieveRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    question: str = Field(description="the user's question")
+    question: Question
     k: int = Field(default=10, ge=1, le=100)
     mode: Mode = "hybrid"
     sparse: Sparse = Field(default="bm25", description="sparse leg: Okapi BM25 or PostgreSQL ts_rank_cd")
     filters: Filters | None = None
 
-    @field_validator("question")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("question is empty")
-        return value.strip()
-
 
 class QueryRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    question: str = Field(description="the user's question")
+    question: Question
     history: list[str] = Field(default=[], max_length=20, description="earlier user turns, oldest first")
-
-    @field_validator("question")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("question is empty")
-        return value.strip()
 
 
 class HitOut(BaseModel):

@@ -169,6 +169,21 @@ class HashedTfidf:
         return _l2(out)
 
 
+def tei_info(client: httpx.Client, base_url: str, error: type[Exception]) -> dict:
+    """A TEI server's GET /info, or `error` naming the server."""
+    try:
+        response = client.get("/info")
+        response.raise_for_status()
+    except httpx.HTTPError as exc:
+        raise error(f"TEI at {base_url}: cannot read /info: {exc}") from exc
+    return response.json()
+
+
+def tei_model_id(info: dict) -> str:
+    """The id stored with a TEI model's outputs: its model id and weights revision."""
+    return f"tei:{info.get('model_id')}@{info.get('model_sha') or 'unknown'}"
+
+
 @dataclass
 class TeiEmbedder:
     """Text Embeddings Inference (`POST /embed`); the model id comes from the server's `/info`."""
@@ -183,17 +198,11 @@ class TeiEmbedder:
 
     @cached_property
     def _info(self) -> dict:
-        try:
-            response = self._client.get("/info")
-            response.raise_for_status()
-        except httpx.HTTPError as exc:
-            raise EmbedderError(f"TEI at {self.base_url}: cannot read /info: {exc}") from exc
-        return response.json()
+        return tei_info(self._client, self.base_url, EmbedderError)
 
     @property
     def model(self) -> str:
-        info = self._info
-        return f"tei:{info.get('model_id')}@{info.get('model_sha') or 'unknown'}"
+        return tei_model_id(self._info)
 
     @property
     def max_tokens(self) -> int:

@@ -8,6 +8,8 @@ from typing import Protocol
 
 import httpx
 
+from .embedders import tei_info, tei_model_id
+
 
 class RerankerError(RuntimeError):
     pass
@@ -34,13 +36,7 @@ class TeiReranker:
 
     @cached_property
     def model(self) -> str:
-        try:
-            response = self._client.get("/info")
-            response.raise_for_status()
-        except httpx.HTTPError as exc:
-            raise RerankerError(f"TEI at {self.base_url}: cannot read /info: {exc}") from exc
-        info = response.json()
-        return f"tei:{info.get('model_id')}@{info.get('model_sha') or 'unknown'}"
+        return tei_model_id(tei_info(self._client, self.base_url, RerankerError))
 
     def rerank(self, question: str, texts: Sequence[str]) -> list[float]:
         scores: list[float] = [0.0] * len(texts)

@@ -48,3 +48,18 @@ def stop(proc, timeout: float = 20) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait(timeout)
+
+
+def wait_ready(url: str, proc=None, timeout: float = 120) -> None:
+    """Poll url until it answers 200; fail at once if proc (the server's process) has exited."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise AssertionError(f"server process exited with {proc.returncode} before {url} answered")
+        try:
+            if httpx.get(url, timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.3)
+    raise AssertionError(f"{url} did not answer within {timeout} s")

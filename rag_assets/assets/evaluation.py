@@ -9,8 +9,7 @@ from rag_serving.database import Database, app_url
 from rag_serving.retrieval import Retriever
 
 from .. import thresholds
-from ..ablation import PAIRED_METRICS, ablate, ablation_configs, markdown, run_config, store
-from ..evaluation import EvalConfig
+from ..ablation import PAIRED_METRICS, ablate, ablation_configs, markdown, store
 from ..golden import load_golden
 from ..provenance import REPO_ROOT, git_commit
 from ..resources import EmbedderResource, GeneratorResource, PostgresResource
@@ -110,14 +109,12 @@ def threshold_sweep(
     serving = Database(app_url(load_settings(), database.resolved_url()), max_size=1)
     try:
         model = embedder.get()
-        run = run_config(Retriever(serving, model, candidates=config.candidates), cases,
-                         EvalConfig(name="hybrid, threshold 0", k=config.k, candidates=config.candidates, threshold=0.0),
-                         generator.get(model))
+        result = thresholds.run_sweep(Retriever(serving, model, candidates=config.candidates), cases, k=config.k,
+                                      candidates=config.candidates, generator=generator.get(model),
+                                      max_false_answer_rate=config.max_false_answer_rate)
     finally:
         serving.close()
-    table = thresholds.sweep(run.rows)
-    chosen = thresholds.choose(table, config.max_false_answer_rate)
-    auc = thresholds.confidence_auc(run.rows)
+    table, chosen, auc = result["table"], result["chosen"], result["auc"]
     return MaterializeResult(metadata={
         "table": MetadataValue.md(thresholds.markdown(table, chosen)),
         "chosen_threshold": MetadataValue.float(chosen["threshold"]),

@@ -4,7 +4,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -13,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.servers import stop
+from tests.servers import free_port, stop, wait_ready
 
 REPO = Path(__file__).resolve().parents[2]
 RAG = [sys.executable, "-m", "rag_assets.cli"]
@@ -91,14 +90,8 @@ def test_db_start_status_url_stop(embedded_env):
     assert run(["db", "status"], embedded_env).returncode == 3
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_ui_serves_on_localhost_and_stops_cleanly(embedded_env):
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen(RAG + ["ui", "--port", str(port)], env=embedded_env, cwd=REPO,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True)
     banner = proc.stdout.readline()
@@ -169,7 +162,7 @@ def test_serve_answers_with_a_created_key(external_env, tmp_path):
     created = run(["keys", "create", "--org", "acme", "--rooftop", "hq", "--label", "test"], external_env)
     key = created.stdout.splitlines()[0].strip()
     assert key.startswith("rag_")
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen(RAG + ["serve", "--port", str(port)], env=external_env, cwd=REPO,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -191,17 +184,11 @@ def test_serve_answers_with_a_created_key(external_env, tmp_path):
 def test_ask_through_a_local_gguf_model_served_by_models_llm(external_env, tmp_path):
     (tmp_path / "faq.md").write_text("# Payments\n\nInvoices are paid within 45 days of receipt.\n")
     assert run(["ingest", str(tmp_path / "faq.md"), "--org", "acme", "--rooftop", "hq"], external_env).returncode == 0
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen(RAG + ["models", "llm", "--port", str(port)], env=external_env, cwd=REPO,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.time() + 120
-        while time.time() < deadline:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.3)
+        wait_ready(f"http://127.0.0.1:{port}/health", proc)
         env = {**external_env, "RAG_GENERATOR": "openai", "RAG_GENERATOR_URL": f"http://127.0.0.1:{port}/v1",
                "RAG_MAX_ANSWER_TOKENS": "60", "RAG_ANSWER_THRESHOLD": "0"}
         result = run(["ask", "How many days until invoices are paid?", "--org", "acme", "--rooftop", "hq", "--json"],
@@ -217,7 +204,7 @@ def test_ask_through_a_local_gguf_model_served_by_models_llm(external_env, tmp_p
 
 
 def test_models_serve_speaks_tei_info_and_embed(external_env):
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen(RAG + ["models", "serve", "--port", str(port)], env=external_env, cwd=REPO,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:

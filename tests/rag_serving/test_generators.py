@@ -4,10 +4,8 @@ and the OpenAI-compatible adapter against a real llama.cpp server (xllamacpp) ru
 import datetime as dt
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-import httpx
 import pytest
 
 from rag_serving.generators import (AnthropicGenerator, ExtractiveGenerator, GeneratorError, OpenAICompatibleGenerator,
@@ -15,7 +13,7 @@ from rag_serving.generators import (AnthropicGenerator, ExtractiveGenerator, Gen
 from rag_serving.grounding import check
 from rag_serving.retrieval import Hit
 from tests.fake_anthropic import make_app
-from tests.servers import free_port, serve, stop
+from tests.servers import free_port, serve, stop, wait_ready
 
 REPO = Path(__file__).resolve().parents[2]
 LEAVE = ("Full-time employees with at least six months of continuous service are entitled to 16 weeks of parental "
@@ -110,15 +108,7 @@ def llama():
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.time() + 120
-        while time.time() < deadline:
-            try:
-                if httpx.get(f"{base}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert proc.poll() is None, "llama.cpp server exited"
-            time.sleep(0.3)
+        wait_ready(f"{base}/health", proc)
         yield f"{base}/v1"
     finally:
         stop(proc)
