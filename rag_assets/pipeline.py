@@ -418,6 +418,38 @@ def embeddings_step(conn: psycopg.Connection, sha: str, embedder, run_id: str | 
     return report
 
 
+def token_vectors_step(conn: psycopg.Connection, sha: str, encoder, run_id: str | None = None,
+                       batch: int = 64) -> StepReport:
+    """Per-token vectors of every chunk for late interaction, int8-packed; unchanged bodies reuse stored ones.
+    An embedder without token vectors (hashed TF-IDF, TEI) stores none and says so."""
+    from rag_serving.late_interaction import TokenEncoder, pack
+
+    started = time.perf_counter()
+    docs = building_documents(conn, sha)
+    report = StepReport(documents=len(docs))
+    if not isinstance(encoder, TokenEncoder):
+        report.warnings.append(f"{encoder.model} has no token vectors; late interaction encodes candidates at query time")
+        report.seconds = time.perf_counter() - started
+        return report
+    for doc in docs:
+        args = {"document": doc["id"], "model": encoder.model}
+        with conn.transaction():
+            report.add("reused", conn.execute(q.COPY_TOKEN_VECTORS, args).rowcount)
+        rows = conn.execute(q.SELECT_CHUNKS_FOR_TOKEN_VECTORS, args).fetchall()
+        for offset in range(0, len(rows), batch):
+            part = rows[offset : offset + batch]
+            encoded = [pack(v) for v in encoder.token_vectors([r["body"] for r in part])]
+            with conn.transaction(), conn.cursor() as cur:
+                cur.executemany(q.INSERT_TOKEN_VECTORS, [
+                    (r["id"], encoder.model, r["organization_id"], r["rooftop_id"], r["body_sha256"], p.tokens, p.dim,
+                     p.vectors, p.scales) for r, p in zip(part, encoded)])
+            report.add("encoded", len(part))
+            report.add("tokens", sum(p.tokens for p in encoded))
+            report.add("bytes", sum(p.nbytes for p in encoded))
+    report.seconds = time.perf_counter() - started
+    return report
+
+
 def hnsw_index_name(model: str) -> str:
     return "chunks_hnsw_" + sha256_hex(model)[:12]
 

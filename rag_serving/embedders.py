@@ -122,6 +122,30 @@ class OnnxMiniLM:
             return np.zeros((0, self.dim), dtype=np.float32)
         return pooled(self._embed_parts, self._tokenizer, texts, self.max_tokens)
 
+    def token_vectors(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """Per word piece, the encoder's last hidden state L2-normalized ([CLS], [SEP] and padding dropped); a text
+        longer than the model's input is encoded in parts whose token vectors are concatenated."""
+        limit = self.max_tokens - SPECIAL_TOKENS_PER_INPUT
+        parts: list[str] = []
+        owners: list[int] = []
+        for i, text in enumerate(texts):
+            for part, _ in split_counted(self._tokenizer, normalize_text(text), limit):
+                parts.append(part)
+                owners.append(i)
+        pieces: list[list[tuple[int, np.ndarray]]] = [[] for _ in texts]
+        order = sorted(range(len(parts)), key=lambda i: len(parts[i]))
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start : start + self.batch_size]
+            hidden, mask = self._forward([parts[i] for i in idx])
+            for row, i in enumerate(idx):
+                n = int(mask[row].sum())
+                pieces[owners[i]].append((i, hidden[row, 1 : n - 1]))
+        out = []
+        for owned in pieces:
+            rows = [v for _, v in sorted(owned, key=lambda p: p[0])]
+            out.append(_l2(np.vstack(rows)) if rows else np.zeros((0, self.dim), dtype=np.float32))
+        return out
+
 
 STOPWORDS = frozenset(
     "a an and are as at be but by for from has have he her his i if in into is it its me my no not of on or our "

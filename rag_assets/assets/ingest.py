@@ -1,4 +1,4 @@
-"""Ingest assets: source_documents → pages → sections → chunks → embeddings → indexes → published_documents, per file SHA-256."""
+"""Ingest assets: source_documents → pages → sections → chunks → embeddings and token_vectors → indexes → published_documents, per file SHA-256."""
 
 
 from dagster import AssetExecutionContext, Failure, MaterializeResult, MetadataValue, asset
@@ -113,7 +113,22 @@ def indexes(context: AssetExecutionContext, database: PostgresResource, embedder
     return MaterializeResult(metadata=meta)
 
 
-@asset(partitions_def=files_partitions, group_name=GROUP, deps=[indexes], kinds={"postgres"})
+@asset(partitions_def=files_partitions, group_name=GROUP, deps=[chunks], kinds={"postgres"})
+def token_vectors(context: AssetExecutionContext, database: PostgresResource, embedder: EmbedderResource) -> MaterializeResult:
+    """Per-token vectors of every chunk for late interaction (MaxSim), int8 with a scale per token; bytes per chunk reported."""
+    model = embedder.get()
+    with database.connect() as conn:
+        with pipeline.guarded(conn, context.partition_key, "token_vectors", context.run_id):
+            report = pipeline.token_vectors_step(conn, context.partition_key, model, run_id=context.run_id)
+    meta = _metadata(report)
+    stored = report.counts.get("encoded", 0)
+    if stored:
+        meta["bytes_per_chunk"] = MetadataValue.int(report.counts["bytes"] // stored)
+        meta["tokens_per_chunk"] = MetadataValue.float(round(report.counts["tokens"] / stored, 1))
+    return MaterializeResult(metadata=meta)
+
+
+@asset(partitions_def=files_partitions, group_name=GROUP, deps=[indexes, token_vectors], kinds={"postgres"})
 def published_documents(context: AssetExecutionContext, database: PostgresResource) -> MaterializeResult:
     """The atomic switch: the new version goes live and the one it replaces retires, in one transaction."""
     with database.connect() as conn:
@@ -122,4 +137,4 @@ def published_documents(context: AssetExecutionContext, database: PostgresResour
     return MaterializeResult(metadata=_metadata(report))
 
 
-ingest_assets = [source_documents, pages, sections, chunks, embeddings, indexes, published_documents]
+ingest_assets = [source_documents, pages, sections, chunks, embeddings, token_vectors, indexes, published_documents]

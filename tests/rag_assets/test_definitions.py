@@ -6,7 +6,8 @@ from rag_assets.definitions import defs
 from rag_assets.partitions import files_partitions
 
 
-INGEST = {"source_documents", "pages", "sections", "chunks", "embeddings", "indexes", "published_documents"}
+INGEST = {"source_documents", "pages", "sections", "chunks", "embeddings", "token_vectors", "indexes",
+          "published_documents"}
 
 
 def test_ingest_graph_has_its_assets_in_order():
@@ -16,8 +17,9 @@ def test_ingest_graph_has_its_assets_in_order():
     assert graph.get(AssetKey("chunks")).parent_keys == {AssetKey("sections")}
     assert graph.get(AssetKey("embeddings")).parent_keys == {AssetKey("chunks")}
     assert graph.get(AssetKey("indexes")).parent_keys == {AssetKey("embeddings")}
-    # Publishing comes last: nothing is live before its vectors and postings exist.
-    assert graph.get(AssetKey("published_documents")).parent_keys == {AssetKey("indexes")}
+    assert graph.get(AssetKey("token_vectors")).parent_keys == {AssetKey("chunks")}
+    # Publishing comes last: nothing is live before its vectors, token vectors and postings exist.
+    assert graph.get(AssetKey("published_documents")).parent_keys == {AssetKey("indexes"), AssetKey("token_vectors")}
 
 
 def test_ingest_assets_are_partitioned_by_file_sha256():

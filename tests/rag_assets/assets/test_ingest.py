@@ -248,3 +248,33 @@ def test_published_chunks_have_vectors_and_bm25_postings(database_url, conn, tmp
     tf = conn.execute("SELECT tf FROM chunk_terms WHERE term = 'week'").fetchone()["tf"]
     assert tf == 1  # "Staff get 12 weeks of parental leave." has "weeks" once
     assert conn.execute("SELECT count(*) AS n FROM pg_indexes WHERE indexname LIKE 'chunks_hnsw_%%'").fetchone()["n"] == 1
+
+
+def test_token_vectors_are_stored_per_chunk_and_reused_for_unchanged_bodies(database_url, conn, tmp_path):
+    from rag_serving.tokenization import load_tokenizer
+
+    path = write(tmp_path, "handbook.pdf", HANDBOOK_V1)
+    minilm = {"embedder": EmbedderResource(name="minilm")}
+    ingest_targets([Target(path, "acme", "hq", "handbook.pdf")], url=database_url,
+                   resources=resources_for(database_url, **minilm), instance=DagsterInstance.ephemeral())
+    rows = conn.execute("SELECT c.body, v.tokens, v.dim, length(v.vectors) AS nbytes FROM chunks c "
+                        "JOIN chunk_token_vectors v ON v.chunk_id = c.id").fetchall()
+    assert len(rows) == conn.execute("SELECT count(*) AS n FROM chunks").fetchone()["n"] > 0
+    tokenizer = load_tokenizer()
+    for r in rows:
+        assert r["tokens"] == len(tokenizer.encode(r["body"], add_special_tokens=False).ids)
+        assert r["nbytes"] == r["tokens"] * r["dim"] == r["tokens"] * 384
+
+    path.write_bytes(HANDBOOK_V2)  # the leave chunk changes; the others keep their bodies
+    instance = DagsterInstance.ephemeral()
+    with PostgresResource(url=database_url).connect() as c:
+        digest = ChunkerResource(size=200, overlap=20, snap=20).digest(TokenizerResource().load())
+        reg = register_file(c, path, organization_id="acme", rooftop_id="hq", source_path="handbook.pdf", digest=digest)
+    instance.add_dynamic_partitions(files_partitions.name, [reg.sha256])
+    result = materialize(ingest_assets, partition_key=reg.sha256, instance=instance,
+                         resources=resources_for(database_url, **minilm))
+    meta = result.asset_materializations_for_node("token_vectors")[0].metadata
+    assert meta["reused"].value >= 1 and meta["encoded"].value >= 1
+    # The superseded version's vectors went with its chunks.
+    assert conn.execute("SELECT count(*) AS n FROM chunk_token_vectors v LEFT JOIN chunks c ON c.id = v.chunk_id "
+                        "WHERE c.id IS NULL").fetchone()["n"] == 0
