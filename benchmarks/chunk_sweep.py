@@ -12,7 +12,7 @@ import numpy as np
 from dagster import DagsterInstance
 from psycopg.conninfo import make_conninfo
 
-from rag_assets.evaluation import EvalConfig, run_case
+from rag_assets.evaluation import EvalConfig, run_case, searcher_for
 from rag_assets.golden import GoldenCase, load_golden
 from rag_assets.provenance import git_commit
 from rag_assets.public_sets import load_mmlongbench
@@ -74,7 +74,9 @@ def main() -> None:
                "failed_files": batch.count("failed"), "ingest_seconds": round(seconds, 1), "cache_hits": hits,
                "cache_misses": misses, "cache_hit_rate": round(hits / max(hits + misses, 1), 3)}
         for mode in ("dense", "hybrid"):
-            rows = [run_case(Retriever(database, embedder), c, EvalConfig(name=mode, mode=mode)) for c in cases]
+            config = EvalConfig(name=mode, mode=mode)
+            searcher = searcher_for(Retriever(database, embedder), config)
+            rows = [run_case(searcher, c, config) for c in cases]
             rows = [r for r in rows if r["expect"] == "answer"]
             for m in ("hit@10", "mrr@10", "ndcg@10"):
                 row[f"{mode} {m}"] = round(float(np.mean([r[m] for r in rows])), 3)

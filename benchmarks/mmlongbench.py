@@ -9,7 +9,7 @@ import numpy as np
 from dagster import DagsterInstance
 from psycopg.conninfo import make_conninfo
 
-from rag_assets.evaluation import EvalConfig, run_case
+from rag_assets.evaluation import EvalConfig, run_case, searcher_for
 from rag_assets.public_sets import load_mmlongbench
 from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 from rag_assets.runner import Target, ingest_targets
@@ -60,7 +60,9 @@ def main() -> None:
     for name, mode in [("dense", "dense"), ("bm25", "sparse"), ("hybrid", "hybrid")]:
         for subset, subset_cases in [("any text evidence", text_cases), ("only text/table/layout", strict),
                                      ("chart/figure only", visual)]:
-            rows = [run_case(retriever, c, EvalConfig(name=name, mode=mode, k=10)) for c in subset_cases]
+            config = EvalConfig(name=name, mode=mode, k=10)
+            searcher = searcher_for(retriever, config)
+            rows = [run_case(searcher, c, config) for c in subset_cases]
             report["runs"][f"{name} | {subset}"] = {m: round(float(np.mean([r[m] for r in rows])), 3)
                                                    for m in ("hit@1", "hit@5", "hit@10", "mrr@10")}
     database.close()

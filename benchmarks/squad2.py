@@ -10,7 +10,7 @@ import numpy as np
 from dagster import DagsterInstance
 from psycopg.conninfo import make_conninfo
 
-from rag_assets.evaluation import EvalConfig, run_case
+from rag_assets.evaluation import EvalConfig, run_case, searcher_for
 from rag_assets.public_sets import load_squad2
 from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 from rag_assets.runner import Target, ingest_targets
@@ -42,7 +42,9 @@ def main() -> None:
     report = {"commit": git_commit(), "paragraphs": len(documents), "questions": len(cases),
               "answerable": len(answerable), "impossible": len(cases) - len(answerable), "runs": {}}
     for mode in ("dense", "sparse", "hybrid"):
-        rows = [run_case(retriever, c, EvalConfig(name=mode, mode=mode)) for c in answerable]
+        config = EvalConfig(name=mode, mode=mode)
+        searcher = searcher_for(retriever, config)
+        rows = [run_case(searcher, c, config) for c in answerable]
         report["runs"][mode] = {m: round(float(np.mean([r[m] for r in rows])), 3) for m in ("hit@1", "hit@5", "hit@10", "mrr@10")}
     database.close()
     print(json.dumps(report, indent=2))

@@ -14,7 +14,7 @@ from rag_serving.answering import Answerer
 from rag_serving.generators import ExtractiveGenerator, Generator
 from rag_serving.retrieval import Retriever
 
-from .evaluation import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, EvalConfig, run_case, summarize
+from .evaluation import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, Components, EvalConfig, run_case, searcher_for, summarize
 from .golden import GoldenCase
 
 
@@ -68,12 +68,15 @@ def answerer_for(retriever: Retriever, config: EvalConfig, generator: Generator 
 
 
 def run_config(retriever: Retriever, cases: Sequence[GoldenCase], config: EvalConfig,
-               generator: Generator | None = None) -> ConfigRun:
+               generator: Generator | None = None, components: Components | None = None) -> ConfigRun:
     rows, latencies = [], []
+    components = components or Components()
     answerer = answerer_for(retriever, config, generator)
+    searcher = searcher_for(retriever, config, components)
+    rewriter = components.rewriter() if config.rewrite else None
     for case in cases:
         started = time.perf_counter()
-        rows.append(run_case(retriever, case, config, answerer))
+        rows.append(run_case(searcher, case, config, answerer, rewriter))
         latencies.append((time.perf_counter() - started) * 1000)
     run = ConfigRun(config, rows, latencies)
     run.summary = {**summarize(rows), "p50_ms": round(float(np.percentile(latencies, 50)), 1),
@@ -107,8 +110,9 @@ def compare(new: ConfigRun, old: ConfigRun, metric: str) -> Comparison:
 
 
 def ablate(retriever: Retriever, cases: Sequence[GoldenCase], configs: Sequence[EvalConfig] = ABLATION,
-           generator: Generator | None = None) -> dict:
-    runs = [run_config(retriever, cases, c, generator) for c in configs]
+           generator: Generator | None = None, components: Components | None = None) -> dict:
+    components = components or Components()
+    runs = [run_config(retriever, cases, c, generator, components) for c in configs]
     table = []
     for i, run in enumerate(runs):
         row = {"config": run.config.name, "digest": run.config.digest(), **run.summary, "comparisons": [], "cases": run.rows}

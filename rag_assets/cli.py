@@ -225,7 +225,7 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     from rag_serving.retrieval import Retriever
 
     from .ablation import answerer_for
-    from .evaluation import UNIT_NOTE, EvalConfig, run_case, summarize
+    from .evaluation import UNIT_NOTE, EvalConfig, run_case, searcher_for, summarize
     from .golden import load_golden
 
     if args.config not in EVAL_CONFIGS:
@@ -239,10 +239,11 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     retriever = Retriever(database, embedder, k1=settings.bm25_k1, b=settings.bm25_b, candidates=config.candidates)
     generator = make_generator(settings, embedder)
     answerer = answerer_for(retriever, config, generator)
+    searcher = searcher_for(retriever, config)
     rows = []
     try:
         for case in cases:
-            row = run_case(retriever, case, config, answerer)
+            row = run_case(searcher, case, config, answerer)
             rows.append(row)
             print(json.dumps(row), flush=True)
     finally:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 from scipy import stats
@@ -15,6 +15,10 @@ from rag_serving.answers import Response
 from rag_serving.config import DEFAULT_ANSWER_THRESHOLD
 from rag_serving.database import Tenant
 from rag_serving.retrieval import Filters, Hit, Retriever
+from rag_serving.expansion import Expander, Hyde, MultiQuery, Synonyms
+from rag_serving.generators import Generator
+from rag_serving.rewriting import Rewriter
+from rag_serving.search import SearchPlan, Searcher, reranker_from_name
 from rag_serving.sentences import squish
 
 from .golden import GoldenCase
@@ -40,6 +44,10 @@ class EvalConfig:
     answer: bool = True  # also generate, ground and route, and score the answer
     abstain: bool = True  # confidence routing and the grounding check decide what is shown
     threshold: float = DEFAULT_ANSWER_THRESHOLD
+    rerank: str = "none"  # none | learned | maxsim | tei (RAG_RERANKER)
+    depth: int = 50  # hybrid candidates the reranker orders
+    expand: tuple[str, ...] = ()  # synonyms | multi-query | hyde, in that order of cost
+    rewrite: bool = False  # follow-ups rewritten into a standalone question by the helper model
 
     def digest(self, extra: dict | None = None) -> str:
         payload = json.dumps({**asdict(self), **(extra or {})}, sort_keys=True, default=str)
@@ -102,17 +110,61 @@ def answer_metrics(response: Response, case: GoldenCase) -> dict:
     }
 
 
-def run_case(retriever: Retriever, case: GoldenCase, config: EvalConfig, answerer: Answerer | None = None) -> dict:
+@dataclass
+class Components:
+    """What configurations share, built once: rerankers by name, the synonyms file, the helper model that rewrites
+    and expands questions (an OpenAI-compatible or Anthropic generator; None when only the extractive one exists)."""
+
+    rerankers: dict = field(default_factory=dict)
+    synonyms: Synonyms | None = None
+    helper: Generator | None = None
+
+    def reranker(self, name: str, retriever: Retriever):
+        if name not in self.rerankers:
+            self.rerankers[name] = reranker_from_name(name, retriever)
+        return self.rerankers[name]
+
+    def expander(self, name: str) -> Expander:
+        if name == "synonyms":
+            if self.synonyms is None:
+                raise ValueError("the synonyms expansion needs a synonyms file (RAG_SYNONYMS)")
+            return self.synonyms
+        if name in ("multi-query", "hyde"):
+            if self.helper is None:
+                raise ValueError(f"the {name} expansion needs a helper model (RAG_HELPER_URL)")
+            return MultiQuery(self.helper) if name == "multi-query" else Hyde(self.helper)
+        raise ValueError(f"unknown expansion {name!r}; choose from synonyms, multi-query, hyde")
+
+    def rewriter(self) -> Rewriter:
+        if self.helper is None:
+            raise ValueError("query rewriting needs a helper model (RAG_HELPER_URL)")
+        return Rewriter(self.helper)
+
+
+def searcher_for(retriever: Retriever, config: EvalConfig, components: Components | None = None) -> Searcher:
+    """The search pipeline a configuration describes."""
+    components = components or Components()
+    return Searcher(retriever, SearchPlan(mode=config.mode, sparse=config.sparse, depth=config.depth,
+                                          reranker=components.reranker(config.rerank, retriever),
+                                          expanders=tuple(components.expander(e) for e in config.expand)))
+
+
+def run_case(searcher: Searcher, case: GoldenCase, config: EvalConfig, answerer: Answerer | None = None,
+             rewriter: Rewriter | None = None) -> dict:
     tenant = Tenant(case.tenant.organization, tuple(case.tenant.rooftops))
     filters = Filters(documents=case.documents) if case.documents else None
-    hits = retriever.search(tenant, search_text(case.question, case.history), k=max(config.k, max(KS)),
-                            mode=config.mode, sparse=config.sparse, filters=filters)
+    rewrite = rewriter.rewrite(case.question, case.history) if rewriter and case.history else None
+    query = rewrite.question if rewrite else search_text(case.question, case.history)
+    hits = searcher.search(tenant, query, k=max(config.k, max(KS)), filters=filters)
     row = {"id": case.id, "split": case.split, "tags": case.tags, "expect": case.expect, "hits": len(hits),
            "top": [f"{h.source_path}#page={h.page_start}" for h in hits[:3]]}
+    if rewrite:
+        row["rewrite"] = {"question": rewrite.question, "clarify": rewrite.clarify, "error": rewrite.error}
     if case.answerable:
         row.update(case_metrics(hits, case))
     if answerer is not None:
-        row.update(answer_metrics(answerer.respond(tenant, case.question, hits[: config.k], history=case.history), case))
+        response = answerer.respond(tenant, case.question, hits[: config.k], history=case.history, rewrite=rewrite)
+        row.update(answer_metrics(response, case))
     return row
 
 

@@ -93,3 +93,15 @@ def load_squad2(path: Path, organization: str = "bench", rooftop: str = "squad2"
                     tags=["squad2"] + (["no-answer"] if impossible else []),
                 ))
     return documents, cases
+
+
+def beir_cases(folder: Path, split: str, organization: str = "bench", rooftop: str = "scifact") -> list[GoldenCase]:
+    """A BEIR split's queries as cases: each judged document is a one-page document named by its corpus id."""
+    _, queries, qrels = load_beir(folder, split)
+    return [GoldenCase(
+        id=f"{Path(folder).name}-{split}-{qid}",
+        tenant={"organization": organization, "rooftops": [rooftop]},
+        question=queries[qid],
+        relevant=[{"document": doc, "page": 1, "grade": min(grade, 2)} for doc, grade in sorted(rel.items()) if grade > 0],
+        tags=[Path(folder).name, split],
+    ) for qid, rel in sorted(qrels.items())]

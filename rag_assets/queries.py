@@ -24,6 +24,9 @@ WHERE documents.status IN ('building', 'failed', 'superseded')"""
 SELECT_PENDING_FOR_FILE = """
 SELECT * FROM documents WHERE sha256 = %s AND status IN ('building', 'failed') ORDER BY id"""
 
+SELECT_BUILDING_OR_LIVE_FOR_FILE = """
+SELECT * FROM documents WHERE sha256 = %s AND status IN ('building', 'live') ORDER BY id"""
+
 UPDATE_PAGE_COUNT = "UPDATE documents SET page_count = %s WHERE id = %s"
 
 # A title from the PDF's metadata beats one made up from the file name, never one a user gave.
@@ -96,6 +99,13 @@ SELECT c.id, c.body, c.body_sha256, c.organization_id, c.rooftop_id FROM chunks 
 WHERE c.document_id = %(document)s
   AND NOT EXISTS (SELECT 1 FROM chunk_token_vectors v WHERE v.chunk_id = c.id AND v.model = %(model)s)
 ORDER BY c.ordinal"""
+
+SELECT_LIVE_CHUNKS_WITHOUT_TOKEN_VECTORS = """
+SELECT c.id, c.body, c.body_sha256, c.organization_id, c.rooftop_id FROM chunks c
+JOIN documents d ON d.id = c.document_id
+WHERE d.status = 'live'
+  AND NOT EXISTS (SELECT 1 FROM chunk_token_vectors v WHERE v.chunk_id = c.id AND v.model = %(model)s)
+ORDER BY c.id"""
 
 # An unchanged chunk body of the same tenant (e.g. the live version being replaced) keeps its vectors.
 COPY_TOKEN_VECTORS = """

@@ -13,46 +13,61 @@ from .evidence import assess
 from .generators import SYSTEM_PROMPT, Generator, generator_from_settings
 from .grounding import SupportCheck, check
 from .retrieval import Filters, Hit, Mode, Retriever
+from .rewriting import Rewrite, Rewriter
 from .routing import INJECTION_MESSAGE, decide
+from .search import SearchPlan, Searcher
 from .websearch import SearxngSearch, WebSearch, WebSearchError, allowed_for, internal_reason, log_fallback
 
 WEB_MESSAGE = "The documents don't cover this. These web results may help; they are not from your documents."
 
 
 def search_text(question: str, history: Sequence[str]) -> str:
-    """Until query rewriting exists, a follow-up is searched with its history prepended."""
+    """Without a rewriter, a follow-up is searched with its history prepended."""
     return " ".join([*history, question]) if history else question
 
 
 class Answerer:
     def __init__(self, retriever: Retriever, generator: Generator, embedder: Embedder, *,
                  threshold: float = DEFAULT_ANSWER_THRESHOLD, context_chunks: int = 5, mode: Mode = "hybrid",
-                 abstain: bool = True, web: WebSearch | None = None, support: SupportCheck | None = None):
+                 abstain: bool = True, web: WebSearch | None = None, support: SupportCheck | None = None,
+                 searcher: Searcher | None = None, rewriter: Rewriter | None = None):
         self.retriever, self.generator, self.embedder = retriever, generator, embedder
         self.threshold, self.context_chunks, self.mode = threshold, context_chunks, mode
         self.abstain, self.web, self.support = abstain, web, support
+        self.searcher = searcher or Searcher(retriever, SearchPlan(mode=mode))
+        self.rewriter = rewriter
 
     def ask(self, tenant: Tenant, question: str, *, history: Sequence[str] = (), filters: Filters | None = None) -> Response:
         started = time.perf_counter()
-        hits = self.retriever.search(tenant, search_text(question, history), k=self.context_chunks, mode=self.mode,
-                                     filters=filters)
-        return self.respond(tenant, question, hits, history=history, started=started)
+        rewrite = self.rewriter.rewrite(question, history) if self.rewriter and history else None
+        query = rewrite.question if rewrite else search_text(question, history)
+        hits = [] if rewrite and rewrite.clarify else self.searcher.search(tenant, query, k=self.context_chunks,
+                                                                           filters=filters)
+        return self.respond(tenant, question, hits, history=history, started=started, rewrite=rewrite)
 
     def respond(self, tenant: Tenant, question: str, hits: Sequence[Hit], *, history: Sequence[str] = (),
-                started: float | None = None) -> Response:
-        """The response to question given its retrieved chunks (best first; the first context_chunks are used)."""
+                started: float | None = None, rewrite: Rewrite | None = None) -> Response:
+        """The response to question given its retrieved chunks (best first; the first context_chunks are used).
+        With a rewrite, evidence is weighed against the standalone question, and a CLARIFY reply is asked back."""
         started = time.perf_counter() if started is None else started
-        text = search_text(question, history)
+        text = rewrite.question if rewrite else search_text(question, history)
         hits = list(hits[: self.context_chunks])
         evidence = assess(text, hits, self.embedder)
         closest = [Source.of(h, h.body[:300]) for h in hits[:3]]
         base = {"question": question, "confidence": evidence.confidence, "sources": closest,
                 "evidence": evidence.features(), "generator": self.generator.name, "model": self.generator.model}
+        if rewrite:
+            base["evidence"]["rewrite"] = {"question": rewrite.question, "clarify": rewrite.clarify,
+                                           "error": rewrite.error}
 
         def done(**fields) -> Response:
             return Response(**{**base, **fields}, took_ms=round((time.perf_counter() - started) * 1000, 1))
 
-        decision = decide(evidence, hits, threshold=self.threshold if self.abstain else 0.0, has_history=bool(history))
+        if rewrite and rewrite.clarify and self.abstain:
+            return done(route="clarify", clarifying_question=rewrite.clarify, message=rewrite.clarify)
+        # A rewritten question stands alone: referring words in it no longer point at the conversation.
+        decision = decide(evidence, hits, threshold=self.threshold if self.abstain else 0.0,
+                          has_history=bool(history) and not (rewrite and rewrite.changed))
         base["evidence"]["reason"] = decision.reason
         if decision.route == "clarify" and self.abstain:
             return done(route="clarify", clarifying_question=decision.clarifying_question,

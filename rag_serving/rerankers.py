@@ -7,8 +7,10 @@ from functools import cached_property
 from typing import Protocol
 
 import httpx
+import psycopg
 
 from .embedders import tei_info, tei_model_id
+from .retrieval import Hit
 
 
 class RerankerError(RuntimeError):
@@ -53,3 +55,26 @@ class TeiReranker:
         if any(not 0.0 <= s <= 1.0 for s in scores):
             raise RerankerError(f"TEI at {self.base_url}: /rerank scores outside [0, 1]; is raw_scores forced on?")
         return scores
+
+
+class CandidateScorer(Protocol):
+    """What the search pipeline calls: scores for retrieved hits, with a tenant-scoped connection for rerankers that
+    read stored features (token vectors, term statistics). calibrated: the scores are probabilities of relevance."""
+
+    name: str
+    calibrated: bool
+
+    def score(self, conn: psycopg.Connection, question: str, hits: Sequence[Hit]) -> list[float]: ...
+
+
+class TextScorer:
+    """A text-pair Reranker (TEI, cross-encoder) as a CandidateScorer over the hits' bodies."""
+
+    calibrated = True
+
+    def __init__(self, reranker: Reranker):
+        self.reranker = reranker
+        self.name = reranker.model
+
+    def score(self, conn: psycopg.Connection, question: str, hits: Sequence[Hit]) -> list[float]:
+        return self.reranker.rerank(question, [h.body for h in hits]) if hits else []

@@ -81,6 +81,7 @@ class Hit:
     sparse_rank: int | None = None
     dense_score: float | None = None
     sparse_score: float | None = None
+    rerank_score: float | None = None  # the reranker's score, when one ordered the hits
 
     @property
     def pages(self) -> str:

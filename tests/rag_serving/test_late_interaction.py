@@ -60,3 +60,22 @@ def test_maxsim_prefers_the_passage_that_shares_the_questions_words(minilm):
     docs = minilm.token_vectors(passages)
     scores = maxsim(minilm.token_vectors([question])[0], docs)
     assert scores[1] > scores[0]
+
+
+def test_maxsim_reranker_reads_stored_vectors_and_orders_the_searchers_candidates(corpus_app_db):
+    from rag_serving.database import Tenant
+    from rag_serving.late_interaction import MaxSimReranker
+    from rag_serving.retrieval import Retriever
+    from rag_serving.search import SearchPlan, Searcher
+
+    encoder = OnnxMiniLM(threads=1)
+    reranker = MaxSimReranker(encoder)
+    retriever = Retriever(corpus_app_db, encoder)
+    tenant = Tenant("acme", ("hq",))
+    question = "How long is parental leave?"
+    plain = retriever.search(tenant, question, k=20)
+    reranked = Searcher(retriever, SearchPlan(depth=20, reranker=reranker)).search(tenant, question, k=20)
+    assert {h.chunk_id for h in reranked} == {h.chunk_id for h in plain}
+    scores = [h.rerank_score for h in reranked]
+    assert scores == sorted(scores, reverse=True)
+    assert reranker.encoded_on_the_fly == 0  # ingest stored every chunk's token vectors

@@ -1,0 +1,101 @@
+"""Train the learned reranker on SciFact train and the golden dev split (never test or held-out), cross-validate it, write the artefact."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+
+from dagster import DagsterInstance
+from psycopg.conninfo import make_conninfo
+
+from rag_assets import reranker_training as rt
+from rag_assets.golden import load_golden
+from rag_assets.pipeline import backfill_token_vectors
+from rag_assets.provenance import git_commit
+from rag_assets.public_sets import beir_cases, load_beir
+from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
+from rag_assets.runner import ingest_targets, tenant_folder_targets
+from rag_assets.sample_corpus import generate
+from rag_serving import db
+from rag_serving.database import APP_ROLE, Database
+from rag_serving.embedders import get_embedder
+from rag_serving.features import FeatureExtractor
+from rag_serving.late_interaction import MaxSimReranker
+from rag_serving.learned_reranker import default_artefact
+from rag_serving.retrieval import Retriever
+from rag_serving.search import SearchPlan, Searcher
+
+from .common import BENCH_DATA, bench_database
+from .scifact import build as build_scifact
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+
+
+def golden_database(embedder) -> str:
+    """The sample corpus ingested at the default window (kept between runs; unchanged files are skipped)."""
+    url = bench_database("bench_golden", fresh=False)
+    corpus = Path(tempfile.mkdtemp(prefix="rag-golden-"))
+    generate(corpus)
+    resources = {"database": PostgresResource(url=url), "tokenizer": TokenizerResource(), "chunker": ChunkerResource(),
+                 "ocr": OcrResource(enabled=True), "embedder": EmbedderResource(name="minilm")}
+    batch = ingest_targets(tenant_folder_targets(corpus), url=url, resources=resources, instance=DagsterInstance.ephemeral())
+    print(f"golden corpus: {batch.ingested} files ingested, {batch.count('unchanged')} unchanged")
+    return url
+
+
+def with_token_vectors(url: str, embedder) -> None:
+    with db.connect(url, autocommit=True) as conn:
+        report = backfill_token_vectors(conn, embedder)
+    if report.counts.get("encoded"):
+        print(f"  token vectors: {report.counts['encoded']} chunks encoded in {report.seconds:.0f} s, "
+              f"{report.counts['bytes'] // report.counts['encoded']} bytes per chunk")
+
+
+def gather(url: str, embedder, cases, source: str) -> list[rt.TrainingQuery]:
+    database = Database(make_conninfo(url, user=APP_ROLE), max_size=1)
+    retriever = Retriever(database, embedder, candidates=50)
+    searcher = Searcher(retriever, SearchPlan(depth=50))
+    extractor = FeatureExtractor(embedder, MaxSimReranker(embedder), k1=retriever.k1, b=retriever.b)
+    t0 = time.perf_counter()
+    try:
+        queries = rt.collect(searcher, extractor, cases, source)
+    finally:
+        database.close()
+    print(f"  {source}: {len(queries)} questions, {sum(len(q.hits) for q in queries)} pairs, "
+          f"{sum(int(q.labels.sum()) for q in queries)} relevant, {time.perf_counter() - t0:.0f} s")
+    return queries
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--out", type=Path, default=default_artefact())
+    args = parser.parse_args()
+    embedder = get_embedder("minilm")
+
+    scifact = BENCH_DATA / "scifact"
+    corpus, _, _ = load_beir(scifact, "train")
+    scifact_url = bench_database("bench_scifact", fresh=False)
+    build_scifact(scifact_url, embedder, list(corpus.values()))
+    with_token_vectors(scifact_url, embedder)
+    golden_url = golden_database(embedder)
+    with_token_vectors(golden_url, embedder)
+
+    queries = gather(scifact_url, embedder, beir_cases(scifact, "train"), "scifact-train")
+    queries += gather(golden_url, embedder, load_golden(GOLDEN, "dev"), "golden-dev")
+
+    metrics = {"cross_validation": {"folds": rt.FOLDS, "logistic": rt.cross_validate(queries, rt.logistic),
+                                    "boosted_trees": rt.cross_validate(queries, rt.boosted)}}
+    print(json.dumps(metrics, indent=1))
+    model = rt.fit(queries)
+    data = rt.artefact(model, queries, embedder.model, metrics, git_commit())
+    rt.write(data, args.out)
+    print(f"wrote {args.out} (training digest {data['digest'][:12]})")
+    for name, weight in zip(data["features"], data["model"]["coef"]):
+        print(f"  {name:<15} {weight:+.3f}")
+
+
+if __name__ == "__main__":
+    main()
