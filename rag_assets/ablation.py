@@ -12,6 +12,7 @@ from scipy import stats
 from rag_serving.config import DEFAULT_ANSWER_THRESHOLD
 from rag_serving.answering import Answerer
 from rag_serving.generators import ExtractiveGenerator, Generator
+from rag_serving.parents import ParentPlan
 from rag_serving.retrieval import Retriever
 
 from .evaluation import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, Components, EvalConfig, run_case, searcher_for, summarize
@@ -64,7 +65,7 @@ def answerer_for(retriever: Retriever, config: EvalConfig, generator: Generator 
         return None
     generator = generator or ExtractiveGenerator(retriever.embedder)
     return Answerer(retriever, generator, retriever.embedder, threshold=config.threshold, context_chunks=config.k,
-                    mode=config.mode, abstain=config.abstain)
+                    mode=config.mode, abstain=config.abstain, parent_plan=ParentPlan() if config.parents else None)
 
 
 def run_config(retriever: Retriever, cases: Sequence[GoldenCase], config: EvalConfig,

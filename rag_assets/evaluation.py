@@ -48,6 +48,7 @@ class EvalConfig:
     depth: int = 50  # hybrid candidates the reranker orders
     expand: tuple[str, ...] = ()  # synonyms | multi-query | hyde, in that order of cost
     rewrite: bool = False  # follow-ups rewritten into a standalone question by the helper model
+    parents: bool = False  # the generator reads each hit's section (or neighbour window), not the chunk alone
 
     def digest(self, extra: dict | None = None) -> str:
         payload = json.dumps({**asdict(self), **(extra or {})}, sort_keys=True, default=str)

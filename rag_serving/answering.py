@@ -13,9 +13,11 @@ from .evidence import assess
 from .generators import SYSTEM_PROMPT, Generator, generator_from_settings
 from .grounding import SupportCheck, check
 from .retrieval import Filters, Hit, Mode, Retriever
+from .parents import ParentPlan, parents
 from .rewriting import Rewrite, Rewriter
 from .routing import INJECTION_MESSAGE, decide
 from .search import SearchPlan, Searcher
+from .tokenization import load_tokenizer
 from .websearch import SearxngSearch, WebSearch, WebSearchError, allowed_for, internal_reason, log_fallback
 
 WEB_MESSAGE = "The documents don't cover this. These web results may help; they are not from your documents."
@@ -30,12 +32,14 @@ class Answerer:
     def __init__(self, retriever: Retriever, generator: Generator, embedder: Embedder, *,
                  threshold: float = DEFAULT_ANSWER_THRESHOLD, context_chunks: int = 5, mode: Mode = "hybrid",
                  abstain: bool = True, web: WebSearch | None = None, support: SupportCheck | None = None,
-                 searcher: Searcher | None = None, rewriter: Rewriter | None = None):
+                 searcher: Searcher | None = None, rewriter: Rewriter | None = None,
+                 parent_plan: ParentPlan | None = None):
         self.retriever, self.generator, self.embedder = retriever, generator, embedder
         self.threshold, self.context_chunks, self.mode = threshold, context_chunks, mode
         self.abstain, self.web, self.support = abstain, web, support
         self.searcher = searcher or Searcher(retriever, SearchPlan(mode=mode))
         self.rewriter = rewriter
+        self.parent_plan = parent_plan  # None: the generator reads the hit chunks themselves
 
     def ask(self, tenant: Tenant, question: str, *, history: Sequence[str] = (), filters: Filters | None = None) -> Response:
         started = time.perf_counter()
@@ -76,16 +80,24 @@ class Answerer:
             return done(route="abstain", message=INJECTION_MESSAGE)
         if decision.route == "abstain" and self.abstain:
             return self._fallback(tenant, question, evidence, done)
-        draft = self.generator.answer(text, hits, evidence=evidence)
+        context = self._context(tenant, hits)
+        draft = self.generator.answer(text, context, evidence=evidence)
         base.update(generator=draft.generator, model=draft.model)
         if draft.refused:
             return done(route="abstain", message="The model declined to answer this question.")
         if draft.abstained or not draft.sentences:
             return done(route="abstain", message=ABSTAIN_MESSAGE)
-        grounding = check(draft, hits, system_prompt=SYSTEM_PROMPT, support=self.support)
+        grounding = check(draft, context, system_prompt=SYSTEM_PROMPT, support=self.support)
         if grounding.passed or not self.abstain:
             return done(route="answer", answer=draft.sentences, grounding=grounding)
         return done(route="answer", grounding=grounding, message=UNVERIFIED_MESSAGE)
+
+    def _context(self, tenant: Tenant, hits: list[Hit]) -> list[Hit]:
+        if self.parent_plan is None or not hits:
+            return hits
+        tokenizer = self.embedder.tokenizer or load_tokenizer()
+        with self.retriever.db.tenant(tenant) as conn:
+            return parents(conn, hits, tokenizer, self.parent_plan)
 
     def _fallback(self, tenant: Tenant, question: str, evidence, done) -> Response:
         if self.web is None:

@@ -82,6 +82,8 @@ class Hit:
     dense_score: float | None = None
     sparse_score: float | None = None
     rerank_score: float | None = None  # the reranker's score, when one ordered the hits
+    section_id: str | None = None
+    ordinal: int | None = None  # the chunk's position in its document
 
     @property
     def pages(self) -> str:
@@ -185,7 +187,7 @@ class Retriever:
                     kind=row["kind"], published_on=row["published_on"], page_start=row["page_start"], page_end=row["page_end"],
                     page_label_start=row["page_label_start"], page_label_end=row["page_label_end"],
                     heading_path=row["heading_path"], body=row["body"], score=float(r["score"]),
-                    **extra,
+                    section_id=row["section_id"], ordinal=row["ordinal"], **extra,
                 )
             )
         return hits[:k]
