@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import tempfile
 import time
@@ -90,11 +91,10 @@ def main() -> None:
                                     "boosted_trees": rt.cross_validate(queries, rt.boosted)}}
     print(json.dumps(metrics, indent=1))
     model = rt.fit(queries)
-    data = rt.artefact(model, queries, embedder.model, metrics, git_commit())
-    rt.write(data, args.out)
-    print(f"wrote {args.out} (training digest {data['digest'][:12]})")
-    for name, weight in zip(data["features"], data["model"]["coef"]):
-        print(f"  {name:<15} {weight:+.3f}")
+    blob = rt.dump(model)
+    data = rt.artefact(model, queries, embedder.model, metrics, git_commit(), hashlib.sha256(blob).hexdigest())
+    rt.write(data, blob, args.out)
+    print(f"wrote {args.out} and its .skops model ({len(blob):,} bytes; training digest {data['digest'][:12]})")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
+from pathlib import Path
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -19,16 +21,70 @@ from .evaluation import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, Components, EvalCon
 from .golden import GoldenCase
 
 
-def ablation_configs(k: int = 5, candidates: int = 50,
-                     threshold: float = DEFAULT_ANSWER_THRESHOLD) -> list[EvalConfig]:
-    """Naive RAG first (dense, top k, every draft shown); each later row adds one component, all at the same k and
-    with the same generator. Later issues append their stages."""
-    return [
-        EvalConfig(name=f"naive: dense top-{k}", mode="dense", k=k, candidates=candidates, abstain=False),
-        EvalConfig(name="+ BM25 hybrid (RRF)", mode="hybrid", k=k, candidates=candidates, abstain=False),
-        EvalConfig(name=f"+ grounding check, confidence routing ≥ {threshold:g}", mode="hybrid", k=k,
-                   candidates=candidates, abstain=True, threshold=threshold),
+def ablation_configs(k: int = 5, candidates: int = 50, threshold: float = DEFAULT_ANSWER_THRESHOLD, *,
+                     answer: bool = True, synonyms: bool = True, helper: bool = False,
+                     full: EvalConfig | None = None) -> list[EvalConfig]:
+    """Naive RAG first (dense, top k, every draft shown), then one component per row, all at the same k and with the
+    same generator. Each row names the row it is measured against: alternatives (late interaction vs the learned
+    reranker, MMR, each expansion) are measured against the pipeline without them, not stacked on each other.
+    answer=False scores retrieval only (public sets); helper=True adds the rows that need a generative model
+    (multi-query, HyDE, rewriting); full is the shipped pipeline, measured against naive."""
+    hybrid = "+ BM25 hybrid (RRF)"
+    learned = "+ learned reranker (50 candidates)"
+    base = {"k": k, "candidates": candidates, "abstain": False, "answer": answer, "mode": "hybrid"}
+    rows = [
+        EvalConfig(name=f"naive: dense top-{k}", **{**base, "mode": "dense"}),
+        EvalConfig(name=hybrid, **base),
+        EvalConfig(name="+ late interaction MaxSim (100 candidates)", rerank="maxsim", depth=100, compare_to=hybrid,
+                   **base),
+        EvalConfig(name=learned, rerank="learned", depth=50, compare_to=hybrid, **base),
+        EvalConfig(name="learned + MMR λ 0.7", rerank="learned", mmr=0.7, compare_to=learned, **base),
     ]
+    if synonyms:
+        rows.append(EvalConfig(name="learned + synonyms (YAML)", rerank="learned", expand=("synonyms",),
+                               compare_to=learned, **base))
+    if helper:
+        rows += [EvalConfig(name="learned + multi-query", rerank="learned", expand=("multi-query",),
+                            compare_to=learned, **base),
+                 EvalConfig(name="learned + HyDE", rerank="learned", expand=("hyde",), compare_to=learned, **base),
+                 EvalConfig(name="learned + query rewriting", rerank="learned", rewrite=True, compare_to=learned,
+                            **base)]
+    if answer:
+        rows += [EvalConfig(name="learned + parent sections", rerank="learned", parents=True, compare_to=learned,
+                            **base),
+                 EvalConfig(name=f"learned + grounding check, confidence routing ≥ {threshold:g}", rerank="learned",
+                            compare_to=learned, **{**base, "abstain": True}, threshold=threshold)]
+    if full is not None:
+        rows.append(dataclasses.replace(full, compare_to=rows[0].name))
+    return rows
+
+
+def shipped_config(settings, *, k: int, candidates: int, synonyms: bool, helper: bool) -> EvalConfig:
+    """The pipeline the settings describe, as one configuration (the ablation's last row)."""
+    expand = tuple(e for e in settings.expand if (e == "synonyms" and synonyms) or (e != "synonyms" and helper))
+    return EvalConfig(name="full pipeline as configured", mode="hybrid", k=k, candidates=candidates, abstain=True,
+                      threshold=settings.answer_threshold, rerank=settings.reranker, depth=settings.rerank_depth,
+                      expand=expand, rewrite=settings.rewrite and helper, parents=settings.parents,
+                      mmr=settings.mmr_lambda)
+
+
+def golden_components(settings, generator: Generator | None) -> Components:
+    """Shared parts for a golden-set ablation: the sample corpus's synonyms, the helper model when configured."""
+    from importlib import resources
+
+    from rag_serving.answering import helper_from_settings
+    from rag_serving.expansion import Synonyms
+
+    synonyms = Synonyms.load(settings.synonyms or Path(str(resources.files("rag_assets") / "sample_synonyms.yaml")))
+    helper = helper_from_settings(settings, generator) if generator is not None else None
+    return Components(synonyms=synonyms, helper=helper)
+
+
+def golden_ablation_configs(settings, components: Components, *, k: int, candidates: int,
+                            threshold: float) -> list[EvalConfig]:
+    helper = components.helper is not None
+    full = shipped_config(settings, k=k, candidates=candidates, synonyms=True, helper=helper)
+    return ablation_configs(k, candidates, threshold, helper=helper, full=dataclasses.replace(full, threshold=threshold))
 
 
 ABLATION = ablation_configs()
@@ -115,9 +171,13 @@ def ablate(retriever: Retriever, cases: Sequence[GoldenCase], configs: Sequence[
     components = components or Components()
     runs = [run_config(retriever, cases, c, generator, components) for c in configs]
     table = []
+    by_name = {run.config.name: run for run in runs}
     for i, run in enumerate(runs):
         row = {"config": run.config.name, "digest": run.config.digest(), **run.summary, "comparisons": [], "cases": run.rows}
-        for against in ([runs[i - 1]] if i else []) + ([runs[0]] if i > 1 else []):
+        against_runs = [by_name[run.config.compare_to]] if run.config.compare_to else [runs[i - 1]] if i else []
+        if i and runs[0] not in against_runs:
+            against_runs.append(runs[0])
+        for against in against_runs:
             for metric in PAIRED_METRICS:
                 if metric in ("false_answer", "over_abstention") and not run.config.answer:
                     continue

@@ -105,12 +105,19 @@ def run_ingest(targets, settings: Settings, *, kind: str | None = None, publishe
     from .definitions import build_resources
     from .runner import ingest_targets
 
+    from .pipeline import backfill_token_vectors
+
     url = db.bootstrap(settings)
     prepare_dagster_env(settings, url)
-    return ingest_targets(
-        targets, url=url, resources=build_resources(), instance=DagsterInstance.get(),
-        kind=kind, published_on=published_on, say=_out,
-    )
+    resources = build_resources()
+    batch = ingest_targets(targets, url=url, resources=resources, instance=DagsterInstance.get(),
+                           kind=kind, published_on=published_on, say=_out)
+    # Files ingested before late interaction existed are skipped as unchanged; give their chunks token vectors.
+    with db.connect(url, autocommit=True) as conn:
+        report = backfill_token_vectors(conn, resources["embedder"].get())
+    if report.counts.get("encoded"):
+        _out(f"token vectors added for {report.counts['encoded']} chunks ingested before late interaction")
+    return batch
 
 
 def _batch_line(batch, seconds: float) -> str:
@@ -265,7 +272,7 @@ def run_ablation(settings: Settings, golden: Path, split: str) -> dict:
     from rag_serving.embedders import get_embedder
     from rag_serving.retrieval import Retriever
 
-    from .ablation import ablate, ablation_configs
+    from .ablation import ablate, golden_ablation_configs, golden_components
     from .golden import load_golden
 
     cases = load_golden(golden, split)
@@ -274,8 +281,10 @@ def run_ablation(settings: Settings, golden: Path, split: str) -> dict:
         embedder = get_embedder(settings.embedder, tei_url=settings.tei_url, threads=settings.embed_threads)
         retriever = Retriever(database, embedder, k1=settings.bm25_k1, b=settings.bm25_b, candidates=settings.candidates)
         generator = make_generator(settings, embedder)
-        result = ablate(retriever, cases, ablation_configs(settings.context_chunks, settings.candidates,
-                                                           settings.answer_threshold), generator)
+        components = golden_components(settings, generator)
+        configs = golden_ablation_configs(settings, components, k=settings.context_chunks,
+                                          candidates=settings.candidates, threshold=settings.answer_threshold)
+        result = ablate(retriever, cases, configs, generator, components)
     finally:
         database.close()
     result.update({"commit": git_commit(), "split": split, "embedder": embedder.model, "generator": generator.model,

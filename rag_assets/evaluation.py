@@ -49,6 +49,8 @@ class EvalConfig:
     expand: tuple[str, ...] = ()  # synonyms | multi-query | hyde, in that order of cost
     rewrite: bool = False  # follow-ups rewritten into a standalone question by the helper model
     parents: bool = False  # the generator reads each hit's section (or neighbour window), not the chunk alone
+    mmr: float | None = None  # MMR lambda; None: off
+    compare_to: str | None = None  # the row this one is measured against in an ablation (default: the one before)
 
     def digest(self, extra: dict | None = None) -> str:
         payload = json.dumps({**asdict(self), **(extra or {})}, sort_keys=True, default=str)
@@ -147,7 +149,8 @@ def searcher_for(retriever: Retriever, config: EvalConfig, components: Component
     components = components or Components()
     return Searcher(retriever, SearchPlan(mode=config.mode, sparse=config.sparse, depth=config.depth,
                                           reranker=components.reranker(config.rerank, retriever),
-                                          expanders=tuple(components.expander(e) for e in config.expand)))
+                                          expanders=tuple(components.expander(e) for e in config.expand),
+                                          mmr_lambda=config.mmr))
 
 
 def run_case(searcher: Searcher, case: GoldenCase, config: EvalConfig, answerer: Answerer | None = None,

@@ -459,8 +459,12 @@ def token_vectors_step(conn: psycopg.Connection, sha: str, encoder, run_id: str 
 def backfill_token_vectors(conn: psycopg.Connection, encoder) -> StepReport:
     """Token vectors for every live chunk that lacks them (a database ingested before late interaction existed,
     or rows a benchmark inserted directly)."""
+    from rag_serving.late_interaction import TokenEncoder
+
     started = time.perf_counter()
     report = StepReport()
+    if not isinstance(encoder, TokenEncoder):
+        return report
     store_token_vectors(conn, encoder, conn.execute(q.SELECT_LIVE_CHUNKS_WITHOUT_TOKEN_VECTORS,
                                                     {"model": encoder.model}).fetchall(), report)
     report.seconds = time.perf_counter() - started

@@ -10,13 +10,14 @@ from .config import DEFAULT_ANSWER_THRESHOLD
 from .database import Tenant
 from .embedders import Embedder
 from .evidence import assess
+from .expansion import Hyde, MultiQuery, Synonyms
 from .generators import SYSTEM_PROMPT, Generator, generator_from_settings
 from .grounding import SupportCheck, check
 from .retrieval import Filters, Hit, Mode, Retriever
 from .parents import ParentPlan, parents
 from .rewriting import Rewrite, Rewriter
 from .routing import INJECTION_MESSAGE, decide
-from .search import SearchPlan, Searcher
+from .search import SearchPlan, Searcher, reranker_from_name
 from .tokenization import load_tokenizer
 from .websearch import SearxngSearch, WebSearch, WebSearchError, allowed_for, internal_reason, log_fallback
 
@@ -129,8 +130,41 @@ def web_search_from_settings(settings) -> WebSearch | None:
     raise ValueError(f"RAG_WEB_SEARCH={settings.web_search!r} is not one of: off, searxng")
 
 
+def helper_from_settings(settings, generator: Generator) -> Generator | None:
+    """The model that rewrites and expands questions: RAG_HELPER_URL (OpenAI-compatible) if set, else the answer
+    generator when it can write free text, else None (rewriting and model-based expansion are then skipped)."""
+    from .generators import OpenAICompatibleGenerator
+
+    if settings.helper_url:
+        return OpenAICompatibleGenerator(settings.helper_model or "local", base_url=settings.helper_url,
+                                         api_key=settings.generator_api_key, max_tokens=200)
+    return None if generator.name == "extractive" else generator
+
+
+def searcher_from_settings(settings, retriever: Retriever, helper: Generator | None = None) -> Searcher:
+    """The search pipeline the environment describes (RAG_RERANKER, RAG_EXPAND, RAG_SYNONYMS, RAG_MMR_LAMBDA)."""
+    expanders = []
+    for name in settings.expand:
+        if name == "synonyms":
+            if settings.synonyms:
+                expanders.append(Synonyms.load(settings.synonyms))
+        elif name in ("multi-query", "hyde"):
+            if helper is not None:
+                expanders.append(MultiQuery(helper) if name == "multi-query" else Hyde(helper))
+        else:
+            raise ValueError(f"RAG_EXPAND: unknown expansion {name!r}; choose from synonyms, multi-query, hyde")
+    reranker = reranker_from_name(settings.reranker, retriever, tei_url=settings.reranker_url)
+    return Searcher(retriever, SearchPlan(depth=settings.rerank_depth, reranker=reranker, expanders=tuple(expanders),
+                                          mmr_lambda=settings.mmr_lambda))
+
+
 def answerer_from_settings(settings, retriever: Retriever) -> Answerer:
-    """The Answerer the environment describes: generator, threshold, context size and web fallback."""
-    return Answerer(retriever, generator_from_settings(settings, retriever.embedder), retriever.embedder,
+    """The Answerer the environment describes: search pipeline, generator, rewriting, parent sections, threshold,
+    context size and web fallback."""
+    generator = generator_from_settings(settings, retriever.embedder)
+    helper = helper_from_settings(settings, generator)
+    return Answerer(retriever, generator, retriever.embedder,
                     threshold=settings.answer_threshold, context_chunks=settings.context_chunks,
-                    web=web_search_from_settings(settings))
+                    web=web_search_from_settings(settings), searcher=searcher_from_settings(settings, retriever, helper),
+                    rewriter=Rewriter(helper) if settings.rewrite and helper is not None else None,
+                    parent_plan=ParentPlan() if settings.parents else None)

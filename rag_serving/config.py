@@ -9,6 +9,10 @@ from pathlib import Path
 
 # Chosen by `rag sweep` on the golden dev split: the lowest threshold with no false answers there (README).
 DEFAULT_ANSWER_THRESHOLD = 0.8
+# Components on by default are the ablation rows that earned it (README, "What each stage buys").
+DEFAULT_RERANKER = "learned"
+DEFAULT_EXPAND = "synonyms"  # applied only when RAG_SYNONYMS names a file
+DEFAULT_PARENTS = True
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,16 @@ class Settings:
     context_chunks: int  # chunks handed to the generator
     web_search: str  # off | searxng
     searxng_url: str | None
+    reranker: str  # none | learned | maxsim | tei
+    reranker_url: str | None  # TEI serving a reranker model (RAG_RERANKER=tei)
+    rerank_depth: int  # hybrid candidates the reranker orders
+    synonyms: Path | None  # YAML groups of synonyms and acronyms
+    expand: tuple[str, ...]  # synonyms, multi-query, hyde (at most three query variants in all)
+    rewrite: bool  # rewrite follow-ups into a standalone question (needs a helper model)
+    parents: bool  # hand the generator each hit's section instead of the chunk alone
+    mmr_lambda: float | None  # maximal marginal relevance; None: off
+    helper_url: str | None  # OpenAI-compatible model for rewriting and expansion (e.g. `rag models llm`)
+    helper_model: str | None
 
     @property
     def pgdata(self) -> Path:
@@ -91,4 +105,14 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         context_chunks=int(env.get("RAG_CONTEXT_CHUNKS", "5")),
         web_search=(env.get("RAG_WEB_SEARCH") or "off").strip().lower(),
         searxng_url=env.get("RAG_SEARXNG_URL") or None,
+        reranker=(env.get("RAG_RERANKER") or DEFAULT_RERANKER).strip().lower(),
+        reranker_url=env.get("RAG_RERANKER_URL") or None,
+        rerank_depth=int(env.get("RAG_RERANK_DEPTH", "50")),
+        synonyms=Path(env["RAG_SYNONYMS"]).expanduser().resolve() if env.get("RAG_SYNONYMS") else None,
+        expand=tuple(e.strip().lower() for e in (env.get("RAG_EXPAND") or DEFAULT_EXPAND).split(",") if e.strip()),
+        rewrite=_flag(env.get("RAG_REWRITE"), True),
+        parents=_flag(env.get("RAG_PARENTS"), DEFAULT_PARENTS),
+        mmr_lambda=float(env["RAG_MMR_LAMBDA"]) if env.get("RAG_MMR_LAMBDA") else None,
+        helper_url=env.get("RAG_HELPER_URL") or None,
+        helper_model=env.get("RAG_HELPER_MODEL") or None,
     )

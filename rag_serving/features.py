@@ -11,7 +11,7 @@ import psycopg
 from pgvector.psycopg import register_vector
 
 from .late_interaction import MaxSimReranker
-from .retrieval import Hit, _sql_text
+from .retrieval import Hit, sql_text
 
 # Bump when a feature's definition changes: a model trained on other features must not be used.
 FEATURE_VERSION = "1"
@@ -72,7 +72,7 @@ class FeatureExtractor:
         self.embedder, self.maxsim, self.k1, self.b = embedder, maxsim, k1, b
 
     def terms(self, conn: psycopg.Connection, question: str) -> tuple[list[Term], float]:
-        rows = conn.execute(_sql_text("candidate_terms"), {"question": question}).fetchall()
+        rows = conn.execute(sql_text("candidate_terms"), {"question": question}).fetchall()
         avgdl = float(rows[0]["avgdl"]) if rows and rows[0]["avgdl"] else 1.0
         return [Term(r["term"], float(r["idf"])) for r in rows], avgdl
 
@@ -84,7 +84,7 @@ class FeatureExtractor:
         idf = {t.lexeme: t.idf for t in terms}
         total_idf = sum(idf.values())
         rows = {r["id"]: r for r in conn.execute(
-            _sql_text("candidate_features"), {"terms": list(idf), "ids": [h.chunk_id for h in hits]}).fetchall()}
+            sql_text("candidate_features"), {"terms": list(idf), "ids": [h.chunk_id for h in hits]}).fetchall()}
         qvec = np.asarray(self.embedder.embed([question])[0], dtype=np.float32)
         raw = np.zeros((len(hits), len(FEATURES)))
         for i, h in enumerate(hits):

@@ -1,14 +1,13 @@
-"""The offline default reranker: logistic regression over ranking features, trained by the project, read from a JSON artefact."""
+"""The offline default reranker: gradient-boosted trees over ranking features, trained by the project, read from a skops file."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-import numpy as np
 import psycopg
 
 from .features import FEATURE_VERSION, FEATURES, FeatureExtractor
@@ -16,31 +15,29 @@ from .late_interaction import MaxSimReranker
 from .rerankers import RerankerError
 from .retrieval import Hit
 
-ARTEFACT_FORMAT = "rag-learned-reranker/1"
+ARTEFACT_FORMAT = "rag-learned-reranker/2"
+# Beyond the types skops trusts by default, the only one the model file may contain; anything else is refused
+# instead of loaded.
+TRUSTED_TYPES = ["sklearn.ensemble._hist_gradient_boosting.predictor.TreePredictor"]
 
 
 def default_artefact() -> Path:
+    """The metadata file; the model file sits beside it (same stem, .skops)."""
     return Path(str(resources.files("rag_serving") / "models" / "learned_reranker.json"))
 
 
-@dataclass(frozen=True)
-class LinearModel:
-    """sigmoid(w · (x − mean) / scale + b): the fitted StandardScaler and LogisticRegression, nothing else."""
-
-    mean: np.ndarray
-    scale: np.ndarray
-    coef: np.ndarray
-    intercept: float
-
-    def probability(self, x: np.ndarray) -> np.ndarray:
-        z = ((x - self.mean) / self.scale) @ self.coef + self.intercept
-        return 1.0 / (1.0 + np.exp(-z))
+def model_path(meta_path: Path) -> Path:
+    return Path(meta_path).with_suffix(".skops")
 
 
-def read_artefact(path: Path, embedder_model: str) -> tuple[LinearModel, dict]:
-    """The model in path, refused (naming the file) unless it was trained on these features with this embedder."""
+def read_artefact(path: Path, embedder_model: str):
+    """(model, metadata) from path, refused (naming the file) unless the model file is the one trained, on these
+    features, with this embedder."""
+    import skops.io as sio
+
+    path = Path(path)
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise RerankerError(f"learned reranker {path}: cannot read it: {exc}") from exc
     if data.get("format") != ARTEFACT_FORMAT:
@@ -51,14 +48,22 @@ def read_artefact(path: Path, embedder_model: str) -> tuple[LinearModel, dict]:
     if data.get("embedder") != embedder_model:
         raise RerankerError(f"learned reranker {path}: trained with embedder {data.get('embedder')!r}, queries use "
                             f"{embedder_model!r}; its cosine and MaxSim features would mean something else")
-    m = data["model"]
-    model = LinearModel(np.asarray(m["mean"], dtype=float), np.asarray(m["scale"], dtype=float),
-                        np.asarray(m["coef"], dtype=float), float(m["intercept"]))
-    return model, data
+    file = model_path(path)
+    try:
+        blob = file.read_bytes()
+    except OSError as exc:
+        raise RerankerError(f"learned reranker {file}: cannot read it: {exc}") from exc
+    if hashlib.sha256(blob).hexdigest() != data.get("model", {}).get("sha256"):
+        raise RerankerError(f"learned reranker {file}: sha256 differs from the one recorded in {path.name}")
+    untrusted = set(sio.get_untrusted_types(data=blob)) - set(TRUSTED_TYPES)
+    if untrusted:
+        raise RerankerError(f"learned reranker {file}: contains types outside the trusted list: {sorted(untrusted)}")
+    return sio.loads(blob, trusted=TRUSTED_TYPES), data
 
 
 class LearnedReranker:
-    """P(chunk answers the question) from FEATURES; trained on SciFact train and the golden dev split only."""
+    """P(chunk is relevant to the question) from FEATURES; trained on SciFact train and the golden dev split only.
+    Probabilities are the model's own (log-loss trained, calibration error reported in the artefact)."""
 
     calibrated = True
 
@@ -71,4 +76,4 @@ class LearnedReranker:
     def score(self, conn: psycopg.Connection, question: str, hits: Sequence[Hit]) -> list[float]:
         if not hits:
             return []
-        return self.model.probability(self.features.matrix(conn, question, hits)).tolist()
+        return self.model.predict_proba(self.features.matrix(conn, question, hits))[:, 1].tolist()

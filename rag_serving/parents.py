@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import psycopg
 from tokenizers import Tokenizer
 
-from .retrieval import Hit, _sql_text
+from .retrieval import Hit, sql_text
 
 MAX_SECTION_TOKENS = 2000
 CONTEXT_BUDGET = 8000
@@ -35,7 +35,7 @@ def parents(conn: psycopg.Connection, hits: Sequence[Hit], tokenizer: Tokenizer,
     best hit's chunk when that fits."""
     if not hits:
         return []
-    rows = {r["chunk_id"]: r for r in conn.execute(_sql_text("parent_spans"),
+    rows = {r["chunk_id"]: r for r in conn.execute(sql_text("parent_spans"),
                                                    {"ids": [h.chunk_id for h in hits], "neighbours": plan.neighbours})}
     spans: dict[str, tuple] = {}
     owner: dict[str, list[Hit]] = {}
@@ -53,7 +53,7 @@ def parents(conn: psycopg.Connection, hits: Sequence[Hit], tokenizer: Tokenizer,
         owner.setdefault(key, []).append(h)
     keys = list(owner)  # insertion order = rank of each parent's best hit
     columns = list(zip(*[spans[k] for k in keys]))
-    texts = {r["key"]: r["body"] or "" for r in conn.execute(_sql_text("span_text"), {
+    texts = {r["key"]: r["body"] or "" for r in conn.execute(sql_text("span_text"), {
         "keys": keys, "documents": list(columns[0]), "page_starts": list(columns[1]), "char_starts": list(columns[2]),
         "page_ends": list(columns[3]), "char_ends": list(columns[4])})}
     out, used, seen_windows = [], 0, set()

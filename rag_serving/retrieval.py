@@ -99,15 +99,15 @@ class Hit:
 
 
 @lru_cache(maxsize=None)
-def _sql_text(name: str) -> str:
+def sql_text(name: str) -> str:
     return (resources.files("rag_serving") / "sql" / f"{name}.sql").read_text(encoding="utf-8")
 
 
 def _leg(name: str, dim: int | None = None) -> sql.Composable:
-    parts = {"filters": sql.SQL(_sql_text("filters"))}
+    parts = {"filters": sql.SQL(sql_text("filters"))}
     if dim is not None:
         parts["dim"] = sql.Literal(dim)
-    return sql.SQL(_sql_text(name)).format(**parts)
+    return sql.SQL(sql_text(name)).format(**parts)
 
 
 class Retriever:
@@ -168,9 +168,9 @@ class Retriever:
             elif mode == "sparse":
                 query = sparse_leg
             else:
-                query = sql.SQL(_sql_text("hybrid")).format(dense=_leg("dense", self.embedder.dim), sparse=sparse_leg)
+                query = sql.SQL(sql_text("hybrid")).format(dense=_leg("dense", self.embedder.dim), sparse=sparse_leg)
             ranked = conn.execute(query, params).fetchall()
-            rows = {r["id"]: r for r in conn.execute(_sql_text("hydrate"), {"ids": [r["id"] for r in ranked]}).fetchall()}
+            rows = {r["id"]: r for r in conn.execute(sql_text("hydrate"), {"ids": [r["id"] for r in ranked]}).fetchall()}
         hits = []
         for r in ranked:
             row = rows[r["id"]]

@@ -1,4 +1,4 @@
-"""The query-time search pipeline: hybrid candidates (per query variant, fused), then a reranker, then top k."""
+"""The query-time search pipeline: hybrid candidates (per query variant, fused), a reranker, optional MMR, then top k."""
 
 from __future__ import annotations
 
@@ -6,11 +6,15 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+from pgvector.psycopg import register_vector
+
 from .database import Tenant
 from .expansion import Expander
 from .fusion import rrf
+from .mmr import mmr
 from .rerankers import CandidateScorer
-from .retrieval import Filters, Hit, Mode, Retriever, Sparse
+from .retrieval import Filters, Hit, Mode, Retriever, Sparse, sql_text
 
 MAX_VARIANTS = 3
 
@@ -22,6 +26,7 @@ class SearchPlan:
     depth: int = 50  # candidates the reranker orders
     reranker: CandidateScorer | None = None
     expanders: tuple[Expander, ...] = ()  # extra query variants, fused with the question's results by RRF
+    mmr_lambda: float | None = None  # None: no maximal marginal relevance (off unless it measures a gain)
 
 
 class Searcher:
@@ -60,7 +65,7 @@ class Searcher:
         """Top k hits for question; variants (rewrites, expansions) join the candidate search, the reranker
         always scores against the question itself."""
         plan = self.plan
-        depth = max(k, plan.depth) if plan.reranker else k
+        depth = max(k, plan.depth) if plan.reranker or plan.mmr_lambda is not None else k
         variants = [*variants, *self.expansions(question)]
         hits = self.candidates(tenant, [question, *variants], k=depth, filters=filters)
         if plan.reranker and hits:
@@ -69,7 +74,20 @@ class Searcher:
             # Stable sort: equal scores keep the fused order.
             order = sorted(range(len(hits)), key=lambda i: -scores[i])
             hits = [dataclasses.replace(hits[i], rerank_score=float(scores[i])) for i in order]
+        if plan.mmr_lambda is not None and hits:
+            hits = self.diversify(tenant, hits, k, plan.mmr_lambda)
         return hits[:k]
+
+    def diversify(self, tenant: Tenant, hits: list[Hit], k: int, lam: float) -> list[Hit]:
+        """MMR over the candidates' stored vectors, relevance from the reranker when there is one."""
+        with self.retriever.db.tenant(tenant) as conn:
+            register_vector(conn)
+            rows = {r["id"]: r["embedding"] for r in conn.execute(sql_text("chunk_vectors"),
+                                                                 {"ids": [h.chunk_id for h in hits]}).fetchall()}
+        vectors = np.vstack([np.asarray(rows[h.chunk_id].to_numpy() if hasattr(rows[h.chunk_id], "to_numpy")
+                                        else rows[h.chunk_id], dtype=np.float32) for h in hits])
+        relevance = [h.rerank_score if h.rerank_score is not None else h.score for h in hits]
+        return [hits[i] for i in mmr(relevance, vectors, k, lam)]
 
 
 RERANKERS = ("none", "learned", "maxsim", "tei")

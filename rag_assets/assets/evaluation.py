@@ -9,7 +9,7 @@ from rag_serving.database import Database, app_url
 from rag_serving.retrieval import Retriever
 
 from .. import thresholds
-from ..ablation import PAIRED_METRICS, ablate, ablation_configs, markdown, store
+from ..ablation import PAIRED_METRICS, ablate, golden_ablation_configs, golden_components, markdown, store
 from ..golden import load_golden
 from ..provenance import REPO_ROOT, git_commit
 from ..resources import EmbedderResource, GeneratorResource, PostgresResource
@@ -56,8 +56,11 @@ def golden_eval_runs(
     try:
         model = embedder.get()
         writer = generator.get(model)
-        configs = ablation_configs(config.k, config.candidates, config.threshold)
-        result = ablate(Retriever(serving, model, candidates=config.candidates), cases, configs, writer)
+        settings = load_settings()
+        components = golden_components(settings, writer)
+        configs = golden_ablation_configs(settings, components, k=config.k, candidates=config.candidates,
+                                          threshold=config.threshold)
+        result = ablate(Retriever(serving, model, candidates=config.candidates), cases, configs, writer, components)
     finally:
         serving.close()
     result.update({"commit": git_commit(), "split": config.split, "embedder": model.model, "generator": writer.model})
