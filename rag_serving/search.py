@@ -90,10 +90,11 @@ class Searcher:
         return [hits[i] for i in mmr(relevance, vectors, k, lam)]
 
 
-RERANKERS = ("none", "learned", "maxsim", "tei")
+RERANKERS = ("none", "learned", "maxsim", "tei", "cross-encoder")
 
 
-def reranker_from_name(name: str, retriever: Retriever, *, tei_url: str | None = None) -> CandidateScorer | None:
+def reranker_from_name(name: str, retriever: Retriever, *, tei_url: str | None = None,
+                       path: str | None = None) -> CandidateScorer | None:
     """The CandidateScorer for a RAG_RERANKER value."""
     name = (name or "none").strip().lower()
     if name == "none":
@@ -112,4 +113,10 @@ def reranker_from_name(name: str, retriever: Retriever, *, tei_url: str | None =
         if not tei_url:
             raise ValueError("RAG_RERANKER=tei needs RAG_RERANKER_URL (a TEI server running a reranker model)")
         return TextScorer(TeiReranker(tei_url))
+    if name == "cross-encoder":
+        from .rerankers import CrossEncoderReranker, TextScorer
+
+        if not path:
+            raise ValueError("RAG_RERANKER=cross-encoder needs RAG_RERANKER_PATH (a local sentence-transformers model)")
+        return TextScorer(CrossEncoderReranker(path))
     raise ValueError(f"RAG_RERANKER={name!r} is not one of: {', '.join(RERANKERS)}")
