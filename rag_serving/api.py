@@ -45,6 +45,8 @@ class RetrieveRequest(BaseModel):
     mode: Mode = "hybrid"
     sparse: Sparse = Field(default="bm25", description="sparse leg: Okapi BM25 or PostgreSQL ts_rank_cd")
     filters: Filters | None = None
+    rerank: bool = Field(default=True, description="hybrid mode: run the configured pipeline (expansion, reranker); "
+                                                   "false returns the fused legs as they are")
 
 
 class QueryRequest(BaseModel):
@@ -74,6 +76,7 @@ class HitOut(BaseModel):
     sparse_rank: int | None
     dense_score: float | None
     sparse_score: float | None
+    rerank_score: float | None = Field(default=None, description="the reranker's probability of relevance, if one ran")
 
 
 class RetrieveResponse(BaseModel):
@@ -133,10 +136,14 @@ def create_app(
             raise HTTPException(422, f"question is {len(body.question)} characters; the limit is {settings.max_question_chars}")
         started = time.perf_counter()
         retriever: Retriever = state["retriever"]
+        searcher = state["answerer"].searcher
+        pipeline = body.rerank and body.mode == "hybrid" and body.sparse == searcher.plan.sparse
         try:
-            hits = await run_in_threadpool(
-                retriever.search, who, body.question, k=body.k, mode=body.mode, sparse=body.sparse, filters=body.filters
-            )
+            if pipeline:
+                hits = await run_in_threadpool(searcher.search, who, body.question, k=body.k, filters=body.filters)
+            else:
+                hits = await run_in_threadpool(retriever.search, who, body.question, k=body.k, mode=body.mode,
+                                               sparse=body.sparse, filters=body.filters)
         except IndexModelMismatch as exc:
             raise HTTPException(409, str(exc)) from exc
         took = (time.perf_counter() - started) * 1000

@@ -32,7 +32,8 @@ class Rewrite:
 
 
 def rewrite_prompt(history: Sequence[str], message: str) -> str:
-    return "\n".join([*history[-HISTORY_TURNS:], f"User: {message}"])
+    """The last six earlier user turns and the message, one "User: …" line each (history holds user turns only)."""
+    return "\n".join(f"User: {turn}" for turn in [*history[-HISTORY_TURNS:], message])
 
 
 class Rewriter:

@@ -130,3 +130,12 @@ def test_query_rejects_empty_and_overlong_input_with_the_reason(base, keys):
     assert empty.status_code == 422 and "question is empty" in empty.text
     long = query(base, keys["acme"], {"question": "leave?", "history": ["x" * 400]})
     assert long.status_code == 422 and "limit is 300" in long.text
+
+
+def test_retrieve_runs_the_configured_reranker_unless_asked_not_to(base, keys):
+    question = {"question": "How many weeks of parental leave do full-time staff get?", "k": 5}
+    reranked = post(base, keys["acme"], question).json()["hits"]
+    fused = post(base, keys["acme"], {**question, "rerank": False}).json()["hits"]
+    scores = [h["rerank_score"] for h in reranked]
+    assert all(0.0 <= s <= 1.0 for s in scores) and scores == sorted(scores, reverse=True)
+    assert all(h["rerank_score"] is None for h in fused)

@@ -23,7 +23,7 @@ def scripted(reply: str, seen: list):
     return app
 
 
-HISTORY = [f"User: turn {i}" for i in range(1, 9)]
+HISTORY = [f"turn {i}" for i in range(1, 9)]
 
 
 def test_rewrite_sends_the_prompt_and_only_the_last_six_turns_and_keeps_the_reply():
@@ -46,8 +46,8 @@ def test_a_clarify_reply_becomes_the_question_to_ask_back():
 
 def test_a_generator_that_cannot_write_keeps_the_history_prepended_search(minilm, caplog):
     caplog.set_level(logging.INFO, logger="rag.rewrite")
-    result = Rewriter(ExtractiveGenerator(minilm)).rewrite("and part-time?", ["User: parental leave weeks?"])
-    assert result.question == "User: parental leave weeks? and part-time?" and result.error
+    result = Rewriter(ExtractiveGenerator(minilm)).rewrite("and part-time?", ["parental leave weeks?"])
+    assert result.question == "parental leave weeks? and part-time?" and result.error
     # The original and the rewrite travel in one log record.
     record = next(r for r in caplog.records if r.name == "rag.rewrite")
     assert record.original == "and part-time?" and record.rewrite == result.question
@@ -62,7 +62,6 @@ def llama():
 
 def test_a_real_local_model_returns_a_non_empty_standalone_question(llama):
     result = Rewriter(OpenAICompatibleGenerator("smollm2", base_url=llama, max_tokens=60)).rewrite(
-        "and for part-time staff?", ["User: How many weeks of parental leave do full-time staff get?",
-                                     "Assistant: 16 weeks."])
+        "and for part-time staff?", ["How many weeks of parental leave do full-time staff get?"])
     assert result.error is None
     assert result.question.strip() or result.clarify
