@@ -82,13 +82,17 @@ class Answerer:
         if decision.route == "abstain" and self.abstain:
             return self._fallback(tenant, question, evidence, done)
         context = self._context(tenant, hits)
-        draft = self.generator.answer(text, context, evidence=evidence)
+        # Evidence was weighed on the chunks; with parent sections the generator picks from the larger context.
+        draft = self.generator.answer(text, context, evidence=None if context is not hits else evidence)
         base.update(generator=draft.generator, model=draft.model)
         if draft.refused:
             return done(route="abstain", message="The model declined to answer this question.")
         if draft.abstained or not draft.sentences:
             return done(route="abstain", message=ABSTAIN_MESSAGE)
-        grounding = check(draft, context, system_prompt=SYSTEM_PROMPT, support=self.support)
+        # Every retrieved chunk stays citable: a hit whose section another hit already brought is not in context.
+        shown = {h.chunk_id for h in context}
+        citable = [*context, *(h for h in hits if h.chunk_id not in shown)]
+        grounding = check(draft, citable, system_prompt=SYSTEM_PROMPT, support=self.support)
         if grounding.passed or not self.abstain:
             return done(route="answer", answer=draft.sentences, grounding=grounding)
         return done(route="answer", grounding=grounding, message=UNVERIFIED_MESSAGE)

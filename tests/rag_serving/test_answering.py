@@ -123,3 +123,18 @@ def test_web_fallback_only_where_allowed_and_every_fallback_logged(web_db, corpu
 def test_a_question_naming_only_one_thing_gets_a_clarifying_question(answerer):
     r = answerer.ask(ACME, "What's the limit?")
     assert r.route == "clarify" and r.clarifying_question.startswith("Could you say a bit more")
+
+
+def test_with_parent_sections_the_answer_quotes_the_section_and_passes_the_check(corpus_app_db, minilm):
+    from rag_serving.learned_reranker import LearnedReranker
+    from rag_serving.parents import ParentPlan
+    from rag_serving.search import SearchPlan, Searcher
+
+    retriever = Retriever(corpus_app_db, minilm)
+    answerer = Answerer(retriever, ExtractiveGenerator(minilm), minilm, threshold=0.5, parent_plan=ParentPlan(),
+                        searcher=Searcher(retriever, SearchPlan(reranker=LearnedReranker(minilm))))
+    r = answerer.ask(ACME, "How many weeks of parental leave do full-time staff get?")
+    assert r.route == "answer" and r.shown and r.grounding.passed, r.grounding
+    assert "16 weeks" in r.text
+    # Each citation is a hit's own page in the 2025 handbook (physical pages 14–15), not the section's first page.
+    assert all(s.sources[0].link.startswith("employee-handbook-2025.pdf#page=1") for s in r.answer)
