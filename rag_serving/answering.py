@@ -14,7 +14,7 @@ from .expansion import Hyde, MultiQuery, Synonyms
 from .generators import SYSTEM_PROMPT, Generator, generator_from_settings
 from .grounding import SupportCheck, check
 from .retrieval import Filters, Hit, Mode, Retriever
-from .parents import ParentPlan, parents
+from .parents import ParentPlan, parents, pin_pages
 from .rewriting import Rewrite, Rewriter
 from .routing import INJECTION_MESSAGE, decide
 from .search import SearchPlan, Searcher, reranker_from_name
@@ -84,6 +84,9 @@ class Answerer:
         context = self._context(tenant, hits)
         # Evidence was weighed on the chunks; with parent sections the generator picks from the larger context.
         draft = self.generator.answer(text, context, evidence=None if context is not hits else evidence)
+        if context is not hits:
+            with self.retriever.db.tenant(tenant) as conn:
+                draft = pin_pages(conn, draft, hits, context)
         base.update(generator=draft.generator, model=draft.model)
         if draft.refused:
             return done(route="abstain", message="The model declined to answer this question.")
