@@ -38,8 +38,9 @@ class Generator(Protocol):
     def answer(self, question: str, chunks: Sequence[Hit], *, evidence: Evidence | None = None) -> Draft:
         """A draft answer whose sentences cite the chunks they rely on."""
 
-    def complete(self, system: str, prompt: str) -> str:
-        """Free text for helper tasks (query rewriting); generators that cannot write raise GeneratorError."""
+    def complete(self, system: str, prompt: str, *, turns: Sequence[str] = ()) -> str:
+        """Free text for helper tasks (rewriting, expansion); turns are earlier user messages, sent as their own
+        messages before prompt. Generators that cannot write raise GeneratorError."""
 
 
 class ExtractiveGenerator:
@@ -68,7 +69,7 @@ class ExtractiveGenerator:
         return Draft(sentences=[Sentence(text=c.text, sources=[Source.of(c.hit, c.text)]) for c in chosen],
                      generator=self.name, model=self.model)
 
-    def complete(self, system: str, prompt: str) -> str:
+    def complete(self, system: str, prompt: str, *, turns: Sequence[str] = ()) -> str:
         raise GeneratorError("the extractive generator quotes documents and writes no free text")
 
 
@@ -125,12 +126,14 @@ class AnthropicGenerator:
         text = " ".join(s.text for s in sentences)
         return Draft(sentences=sentences, abstained=bool(_DONT_KNOW.search(text)), **base)
 
-    def complete(self, system: str, prompt: str) -> str:
+    def complete(self, system: str, prompt: str, *, turns: Sequence[str] = ()) -> str:
         import anthropic
 
+        # Consecutive user turns are combined into one by the Messages API.
+        messages = [{"role": "user", "content": t} for t in turns] + [{"role": "user", "content": prompt}]
         try:
             message = self.client.messages.create(model=self.model, max_tokens=self.max_tokens, system=system,
-                                                  messages=[{"role": "user", "content": prompt}])
+                                                  messages=messages)
         except anthropic.APIError as exc:
             raise GeneratorError(f"Anthropic API error: {exc}") from exc
         if message.stop_reason == "refusal":
@@ -159,14 +162,14 @@ class OpenAICompatibleGenerator:
         self.client = client or openai.OpenAI(base_url=base_url, api_key=api_key or "not-needed", timeout=timeout,
                                               max_retries=1)
 
-    def _chat(self, system: str, user: str):
+    def _chat(self, system: str, user: str, turns: Sequence[str] = ()):
         import openai
 
+        messages = [{"role": "system", "content": system}, *({"role": "user", "content": t} for t in turns),
+                    {"role": "user", "content": user}]
         try:
-            return self.client.chat.completions.create(
-                model=self.model, temperature=0, max_tokens=self.max_tokens,
-                messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
-            )
+            return self.client.chat.completions.create(model=self.model, temperature=0, max_tokens=self.max_tokens,
+                                                       messages=messages)
         except openai.OpenAIError as exc:
             raise GeneratorError(f"OpenAI-compatible endpoint error: {exc}") from exc
 
@@ -195,8 +198,8 @@ class OpenAICompatibleGenerator:
             sentences.append(Sentence(text=clean, sources=sources))
         return Draft(sentences=sentences, **base)
 
-    def complete(self, system: str, prompt: str) -> str:
-        return (self._chat(system, prompt).choices[0].message.content or "").strip()
+    def complete(self, system: str, prompt: str, *, turns: Sequence[str] = ()) -> str:
+        return (self._chat(system, prompt, turns).choices[0].message.content or "").strip()
 
 
 def get_generator(name: str, *, embedder: Embedder, model: str | None = None, base_url: str | None = None,

@@ -31,11 +31,6 @@ class Rewrite:
         return self.question != self.original
 
 
-def rewrite_prompt(history: Sequence[str], message: str) -> str:
-    """The last six earlier user turns and the message, one "User: …" line each (history holds user turns only)."""
-    return "\n".join(f"User: {turn}" for turn in [*history[-HISTORY_TURNS:], message])
-
-
 class Rewriter:
     def __init__(self, generator: Generator):
         self.generator = generator
@@ -45,7 +40,9 @@ class Rewriter:
         (searched with its history prepended, the behaviour without a rewriter)."""
         fallback = " ".join([*history[-HISTORY_TURNS:], message]) if history else message
         try:
-            text = self.generator.complete(REWRITE_PROMPT, rewrite_prompt(history, message)).strip()
+            # The earlier turns go as their own user messages: a 0.5B local model echoed the first question when
+            # they were lines of one prompt, and rewrote 2 of 4 golden follow-ups well as separate messages.
+            text = self.generator.complete(REWRITE_PROMPT, message, turns=history[-HISTORY_TURNS:]).strip()
         except GeneratorError as exc:
             result = Rewrite(message, fallback, error=str(exc))
         else:

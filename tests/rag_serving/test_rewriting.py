@@ -26,13 +26,14 @@ def scripted(reply: str, seen: list):
 HISTORY = [f"turn {i}" for i in range(1, 9)]
 
 
-def test_rewrite_sends_the_prompt_and_only_the_last_six_turns_and_keeps_the_reply():
+def test_rewrite_sends_the_prompt_and_only_the_last_six_turns_as_messages_and_keeps_the_reply():
     seen: list = []
     with serve(scripted("How many weeks of parental leave do part-time staff get?", seen), "/docs") as base:
         result = Rewriter(OpenAICompatibleGenerator("m", base_url=f"{base}/v1")).rewrite("and part-time?", HISTORY)
-    system, user = seen[0][0], seen[0][1]
-    assert system["content"] == REWRITE_PROMPT
-    assert user["content"].splitlines() == [f"User: turn {i}" for i in range(3, 9)] + ["User: and part-time?"]
+    system, *users = seen[0]
+    assert system == {"role": "system", "content": REWRITE_PROMPT}
+    assert users == [{"role": "user", "content": f"turn {i}"} for i in range(3, 9)] + [
+        {"role": "user", "content": "and part-time?"}]
     assert result.question == "How many weeks of parental leave do part-time staff get?" and result.changed
     assert result.clarify is None
 
