@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: demo test ui bench install sysdeps db-stop clean
+.PHONY: demo test ui bench train-reranker install sysdeps db-stop clean
 
 demo: install
 	$(BIN)/rag demo
@@ -25,6 +25,12 @@ bench: install
 	$(BIN)/python -m benchmarks.mmlongbench
 	$(BIN)/python -m benchmarks.squad2
 	$(BIN)/python -m benchmarks.abstention
+	$(BIN)/python -m benchmarks.ablation --set scifact
+	$(BIN)/python -m benchmarks.ablation --set mmlongbench
+
+# Retrain the learned reranker (SciFact train + golden dev) into rag_serving/models/; commit the result.
+train-reranker: install
+	$(BIN)/python -m benchmarks.train_reranker
 
 install: sysdeps $(INSTALLED)
 

@@ -66,3 +66,28 @@ def test_more_abstentions_on_answerable_questions_count_as_worse():
     old = answer_run("old", [True, True, True], expect)
     c = compare(new, old, "over_abstention")
     assert (c.better, c.worse, c.same) == (0, 1, 1)
+
+
+def test_each_row_is_measured_against_an_earlier_row_it_names():
+    from rag_assets.ablation import ablation_configs
+
+    rows = ablation_configs(5, 50, helper=True)
+    names = [r.name for r in rows]
+    for i, row in enumerate(rows):
+        if row.compare_to:
+            assert row.compare_to in names[:i], row.name
+    # Alternatives are measured against the pipeline without them, not stacked on each other.
+    learned = "+ learned reranker (50 candidates)"
+    assert {r.name for r in rows if r.compare_to == learned} == {
+        "learned + MMR λ 0.7", "learned + synonyms (YAML)", "learned + multi-query", "learned + HyDE",
+        "learned + query rewriting", "learned + parent sections", "learned + grounding check, confidence routing ≥ 0.8"}
+
+
+def test_public_sets_get_retrieval_rows_only_and_no_model_rows_without_a_helper():
+    from rag_assets.ablation import ablation_configs
+
+    rows = ablation_configs(10, 50, answer=False, synonyms=False)
+    assert [r.name for r in rows] == ["naive: dense top-10", "+ BM25 hybrid (RRF)",
+                                      "+ late interaction MaxSim (100 candidates)", "+ learned reranker (50 candidates)",
+                                      "learned + MMR λ 0.7"]
+    assert not any(r.answer for r in rows)
