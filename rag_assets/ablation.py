@@ -21,6 +21,10 @@ from .evaluation import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, Components, EvalCon
 from .golden import GoldenCase
 
 
+FULL = "full pipeline as configured"
+SHIPPED = {"+ BM25 hybrid (RRF)", "+ learned reranker (50 candidates)", FULL}
+
+
 def ablation_configs(k: int = 5, candidates: int = 50, threshold: float = DEFAULT_ANSWER_THRESHOLD, *,
                      answer: bool = True, synonyms: bool = True, helper: bool = False,
                      full: EvalConfig | None = None) -> list[EvalConfig]:
@@ -62,7 +66,7 @@ def ablation_configs(k: int = 5, candidates: int = 50, threshold: float = DEFAUL
 def shipped_config(settings, *, k: int, candidates: int, synonyms: bool, helper: bool) -> EvalConfig:
     """The pipeline the settings describe, as one configuration (the ablation's last row)."""
     expand = tuple(e for e in settings.expand if (e == "synonyms" and synonyms) or (e != "synonyms" and helper))
-    return EvalConfig(name="full pipeline as configured", mode="hybrid", k=k, candidates=candidates, abstain=True,
+    return EvalConfig(name=FULL, mode="hybrid", k=k, candidates=candidates, abstain=True,
                       threshold=settings.answer_threshold, rerank=settings.reranker, depth=settings.rerank_depth,
                       expand=expand, rewrite=settings.rewrite and helper, parents=settings.parents,
                       mmr=settings.mmr_lambda)
@@ -85,6 +89,15 @@ def golden_ablation_configs(settings, components: Components, *, k: int, candida
     helper = components.helper is not None
     full = shipped_config(settings, k=k, candidates=candidates, synonyms=True, helper=helper)
     return ablation_configs(k, candidates, threshold, helper=helper, full=dataclasses.replace(full, threshold=threshold))
+
+
+def shipped_rows(configs: Sequence[EvalConfig]) -> list[EvalConfig]:
+    """The rows on the way to the shipped pipeline (naive, hybrid, the reranker, routing, the full pipeline);
+    each is re-pointed at the row before it, since the alternatives in between are left out."""
+    keep = [c for c in configs if c.mode == "dense" or c.name in SHIPPED
+            or c.name.startswith("learned + grounding check")]
+    return [keep[0], *(dataclasses.replace(c, compare_to=keep[i].name) if c.name != FULL else c
+                       for i, c in enumerate(keep[1:]))]
 
 
 ABLATION = ablation_configs()

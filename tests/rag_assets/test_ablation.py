@@ -91,3 +91,18 @@ def test_public_sets_get_retrieval_rows_only_and_no_model_rows_without_a_helper(
                                       "+ late interaction MaxSim (100 candidates)", "+ learned reranker (50 candidates)",
                                       "learned + MMR λ 0.7"]
     assert not any(r.answer for r in rows)
+
+
+def test_shipped_rows_keep_the_path_to_the_shipped_pipeline_each_against_the_one_before():
+    from rag_assets.ablation import ablation_configs, shipped_rows
+    from rag_assets.evaluation import EvalConfig
+
+    full = EvalConfig(name="full pipeline as configured", rerank="learned", abstain=True)
+    rows = shipped_rows(ablation_configs(5, 50, helper=True, full=full))
+    assert [(r.name, r.compare_to) for r in rows] == [
+        ("naive: dense top-5", None),
+        ("+ BM25 hybrid (RRF)", "naive: dense top-5"),
+        ("+ learned reranker (50 candidates)", "+ BM25 hybrid (RRF)"),
+        ("learned + grounding check, confidence routing ≥ 0.8", "+ learned reranker (50 candidates)"),
+        ("full pipeline as configured", "naive: dense top-5"),
+    ]

@@ -50,7 +50,7 @@ def test_demo_ingests_the_sample_corpus_then_skips_everything_on_the_second_run(
     assert "route: answer" in first.stdout and "[1] Employee Handbook 2025, p" in first.stdout
     assert "route: abstain" in first.stdout and "route: clarify" in first.stdout
     assert "false-answer rate" in first.stdout and "over-abstention rate" in first.stdout
-    second = run(["demo"], embedded_env)
+    second = run(["demo", "--no-ablation"], embedded_env)
     assert second.returncode == 0, second.stdout + second.stderr
     file_lines = [line for line in second.stdout.splitlines() if re.match(r"\[\d+/\d+\]", line)]
     assert file_lines and all("unchanged (sha256" in line for line in file_lines)
