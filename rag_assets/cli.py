@@ -303,6 +303,11 @@ def cmd_ablate(args: argparse.Namespace, settings: Settings) -> int:
     from .ablation import BOOTSTRAP_RESAMPLES, markdown
     from .evaluation import UNIT_NOTE
 
+    if args.set != "golden":
+        # The public sets need their own databases and ../shared/bench: the benchmark module sets them up.
+        if not (REPO_ROOT / "benchmarks" / "ablation.py").exists():
+            raise SystemExit("rag ablate --set scifact|mmlongbench runs from a source checkout (benchmarks/)")
+        return subprocess.call([sys.executable, "-m", "benchmarks.ablation", "--set", args.set], cwd=REPO_ROOT)
     result = run_ablation(settings, Path(args.golden), args.split, rows=args.rows)
     table = markdown(result)
     if args.json:
@@ -624,6 +629,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("ablate", help="naive RAG to the current pipeline, one component per row, with intervals")
     p.add_argument("--golden", default=str(REPO_ROOT / "golden"))
+    p.add_argument("--set", choices=["golden", "scifact", "mmlongbench"], default="golden",
+                   help="scifact (test) and mmlongbench: retrieval rows on ../shared/bench (RAG_BENCH_DATA)")
     p.add_argument("--rows", choices=["all", "shipped"], default="all",
                    help="shipped: naive, hybrid, the learned reranker, routing and the full pipeline only")
     p.add_argument("--split", choices=["dev", "heldout", "all"], default="dev")

@@ -220,3 +220,10 @@ def test_models_serve_speaks_tei_info_and_embed(external_env):
     finally:
         proc.terminate()
         proc.wait(30)
+
+
+def test_ablate_on_a_public_set_runs_the_benchmark_and_names_the_missing_data(external_env, tmp_path):
+    env = {**external_env, "RAG_BENCH_DATA": str(tmp_path / "no-bench")}
+    result = run(["ablate", "--set", "scifact"], env, timeout=300)
+    assert result.returncode != 0
+    assert str(tmp_path / "no-bench" / "scifact" / "corpus.jsonl") in result.stderr
