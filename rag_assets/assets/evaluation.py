@@ -9,7 +9,8 @@ from rag_serving.database import Database, app_url
 from rag_serving.retrieval import Retriever
 
 from .. import thresholds
-from ..ablation import PAIRED_METRICS, ablate, golden_ablation_configs, golden_components, markdown, store
+from ..ablation import (PAIRED_METRICS, ablate, golden_ablation_configs, golden_components, markdown, shipped_rows,
+                        store)
 from ..golden import load_golden
 from ..provenance import REPO_ROOT, git_commit
 from ..resources import EmbedderResource, GeneratorResource, PostgresResource
@@ -25,6 +26,7 @@ class GoldenEvalConfig(Config):
     k: int = 5
     candidates: int = 50
     threshold: float = DEFAULT_ANSWER_THRESHOLD
+    rows: str = "all"  # all | shipped (naive, hybrid, the reranker, routing, the full pipeline)
 
 
 class ThresholdSweepConfig(Config):
@@ -60,6 +62,8 @@ def golden_eval_runs(
         components = golden_components(settings, writer)
         configs = golden_ablation_configs(settings, components, k=config.k, candidates=config.candidates,
                                           threshold=config.threshold)
+        if config.rows == "shipped":
+            configs = shipped_rows(configs)
         result = ablate(Retriever(serving, model, candidates=config.candidates), cases, configs, writer, components)
     finally:
         serving.close()
