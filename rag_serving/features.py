@@ -10,6 +10,7 @@ import numpy as np
 import psycopg
 from pgvector.psycopg import register_vector
 
+from .evidence import unit_vectors
 from .late_interaction import MaxSimReranker
 from .retrieval import Hit, sql_text
 
@@ -85,7 +86,8 @@ class FeatureExtractor:
         total_idf = sum(idf.values())
         rows = {r["id"]: r for r in conn.execute(
             sql_text("candidate_features"), {"terms": list(idf), "ids": [h.chunk_id for h in hits]}).fetchall()}
-        qvec = np.asarray(self.embedder.embed([question])[0], dtype=np.float32)
+        # Through the LRU the evidence check reads too, so a question is embedded once for both.
+        qvec = unit_vectors(self.embedder, [question])[0]
         raw = np.zeros((len(hits), len(FEATURES)))
         for i, h in enumerate(hits):
             row = rows[h.chunk_id]

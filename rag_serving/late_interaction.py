@@ -78,9 +78,7 @@ def stored_token_vectors(conn: psycopg.Connection, model: str, ids: Sequence[str
 class MaxSimReranker:
     """Orders candidates by MaxSim between the question's and each chunk's token vectors (read from
     chunk_token_vectors; a chunk without stored vectors is encoded on the spot). Scores are mean cosines,
-    not probabilities: calibrated is False, so routing does not read them as one."""
-
-    calibrated = False
+    not probabilities."""
 
     def __init__(self, encoder: TokenEncoder):
         self.encoder = encoder

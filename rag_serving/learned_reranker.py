@@ -65,8 +65,6 @@ class LearnedReranker:
     """P(chunk is relevant to the question) from FEATURES; trained on SciFact train and the golden dev split only.
     Probabilities are the model's own (log-loss trained, calibration error reported in the artefact)."""
 
-    calibrated = True
-
     def __init__(self, embedder, *, path: Path | None = None, k1: float = 1.2, b: float = 0.75):
         self.path = Path(path) if path else default_artefact()
         self.model, self.artefact = read_artefact(self.path, embedder.model)

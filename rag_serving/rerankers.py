@@ -61,18 +61,15 @@ class TeiReranker:
 
 class CandidateScorer(Protocol):
     """What the search pipeline calls: scores for retrieved hits, with a tenant-scoped connection for rerankers that
-    read stored features (token vectors, term statistics). calibrated: the scores are probabilities of relevance."""
+    read stored features (token vectors, term statistics)."""
 
     name: str
-    calibrated: bool
 
     def score(self, conn: psycopg.Connection, question: str, hits: Sequence[Hit]) -> list[float]: ...
 
 
 class TextScorer:
     """A text-pair Reranker (TEI, cross-encoder) as a CandidateScorer over the hits' bodies."""
-
-    calibrated = True
 
     def __init__(self, reranker: Reranker):
         self.reranker = reranker
