@@ -11,7 +11,7 @@ from dagster import DagsterInstance
 
 from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 from rag_assets.runner import ingest_targets, tenant_folder_targets
-from rag_assets.sample_corpus import generate
+from rag_assets.samples import generate
 from rag_assets.provenance import git_commit
 from rag_serving import db
 

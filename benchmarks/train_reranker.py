@@ -19,7 +19,7 @@ from rag_assets.provenance import git_commit
 from rag_assets.public_sets import beir_cases, load_beir
 from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 from rag_assets.runner import ingest_targets, tenant_folder_targets
-from rag_assets.sample_corpus import generate
+from rag_assets.samples import generate
 from rag_serving import db
 from rag_serving.database import APP_ROLE, Database
 from rag_serving.embedders import get_embedder

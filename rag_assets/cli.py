@@ -172,7 +172,7 @@ def cmd_errors(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_corpus(args: argparse.Namespace, settings: Settings) -> int:
-    from .sample_corpus import generate
+    from .samples import generate
 
     t0 = time.perf_counter()
     paths = generate(Path(args.out))
@@ -181,7 +181,7 @@ def cmd_corpus(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
-    from .sample_corpus import generate
+    from .samples import generate
 
     t0 = time.perf_counter()
     corpus = settings.home / "sample-corpus"

@@ -42,7 +42,7 @@ def conn(database_url: str):
 
 @pytest.fixture(scope="session")
 def sample_corpus(tmp_path_factory) -> Path:
-    from rag_assets.sample_corpus import generate
+    from rag_assets.samples import generate
 
     out = tmp_path_factory.mktemp("corpus")
     generate(out)

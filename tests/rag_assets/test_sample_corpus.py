@@ -1,4 +1,4 @@
-"""Tests for the deterministic sample corpus generator (rag_assets.sample_corpus)."""
+"""Tests for the deterministic sample corpus generator (rag_assets.samples)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import yaml
 from pypdf import PdfReader
 
 import rag_assets
-from rag_assets.sample_corpus import DOCUMENTS, FACTS, INJECTION_SENTENCE, generate
+from rag_assets.samples import DOCUMENTS, FACTS, INJECTION_SENTENCE, generate
 
 HANDBOOKS = ["acme/hq/employee-handbook-2024.pdf", "acme/hq/employee-handbook-2025.pdf"]
 KINDS = {"handbook", "manual", "policy", "faq", "guide", "memo"}
@@ -81,7 +81,7 @@ def test_generation_is_byte_identical_in_a_separate_process(root, tmp_path):
     repo = Path(rag_assets.__file__).resolve().parent.parent
     env = dict(os.environ, PYTHONPATH=str(repo) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     subprocess.run(
-        [sys.executable, "-m", "rag_assets.sample_corpus", str(out)],
+        [sys.executable, "-m", "rag_assets.samples", str(out)],
         check=True, cwd=repo, env=env, capture_output=True, timeout=120,
     )
     assert _digests(out) == _digests(root)

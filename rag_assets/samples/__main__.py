@@ -1,0 +1,7 @@
+"""Runs the sample corpus generator: ``python -m rag_assets.samples OUT_DIR``."""
+
+import sys
+
+from . import main
+
+sys.exit(main())
