@@ -6,28 +6,23 @@ import argparse
 import json
 from pathlib import Path
 
-from psycopg.conninfo import make_conninfo
+from rag_assets.evaluation.public_sets import beir_cases, load_mmlongbench
+from rag_assets.evaluation.report import markdown
+from rag_assets.evaluation.sources import Source, run_ablation
+from rag_assets.ingest.vectors import backfill_token_vectors
+from rag_assets.settings import load_settings
+from rag_serving.models.embedders import get_embedder
+from rag_serving.store import bootstrap as db
 
-from rag_assets.ablation import ablate, ablation_configs, markdown
-from rag_assets.pipeline import backfill_token_vectors
-from rag_assets.provenance import git_commit
-from rag_assets.public_sets import beir_cases, load_beir, load_mmlongbench
-from rag_serving import db
-from rag_serving.database import APP_ROLE, Database
-from rag_serving.embedders import get_embedder
-from rag_serving.retrieval import Retriever
-
-from .common import BENCH_DATA, bench_database
+from .common import BENCH_DATA, bench_database, serving, recorded
 from .mmlongbench import ensure_ingested
 from .scifact import build as build_scifact
 
 
 def scifact(embedder):
-    folder = BENCH_DATA / "scifact"
-    corpus, _, _ = load_beir(folder, "test")
     url = bench_database("bench_scifact", fresh=False)
-    build_scifact(url, embedder, list(corpus.values()))
-    return url, beir_cases(folder, "test")
+    build_scifact(url, embedder)
+    return url, beir_cases(BENCH_DATA / "scifact", "test")
 
 
 def mmlongbench(embedder):
@@ -45,6 +40,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--limit", type=int, default=0, help="first N questions only (0: all)")
     args = parser.parse_args()
+    settings = load_settings()
     embedder = get_embedder("minilm")
     url, cases = (scifact if args.set == "scifact" else mmlongbench)(embedder)
     cases = cases[: args.limit] if args.limit else cases
@@ -53,13 +49,11 @@ def main() -> None:
     if report.counts.get("encoded"):
         print(f"token vectors: {report.counts['encoded']} chunks in {report.seconds:.0f} s, "
               f"{report.counts['bytes'] // report.counts['encoded']} bytes per chunk")
-    database = Database(make_conninfo(url, user=APP_ROLE), max_size=2)
+    source = Source(args.set, cases, serving(url, max_size=2), answer=False)
     try:
-        retriever = Retriever(database, embedder, candidates=50)
-        result = ablate(retriever, cases, ablation_configs(10, 50, answer=False, synonyms=False))
+        result = run_ablation(settings, source, settings.pipeline(), embedder=embedder)
     finally:
-        database.close()
-    result.update({"commit": git_commit(), "set": args.set, "embedder": embedder.model})
+        source.close()
     print(f"\n{args.set}: {len(cases)} questions, commit {result['commit']}, k = 10 for every row")
     print(markdown(result))
     if args.json:
@@ -67,4 +61,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("ablation"):
+        main()

@@ -9,66 +9,58 @@ import json
 import time
 
 import numpy as np
-from psycopg.conninfo import make_conninfo
 from sklearn.metrics import roc_auc_score
 
-from rag_assets import thresholds
-from rag_assets.ablation import run_config
-from rag_assets.evaluation import EvalConfig, rate_interval
-from rag_assets.golden import GoldenCase
-from rag_assets.pipeline import backfill_token_vectors
-from rag_assets.provenance import git_commit
-from rag_assets.public_sets import load_mmlongbench, load_squad2
-from rag_serving import db
-from rag_serving.config import DEFAULT_ANSWER_THRESHOLD
-from rag_serving.answering import search_text
-from rag_serving.database import APP_ROLE, Database, Tenant
-from rag_serving.embedders import get_embedder
-from rag_serving.generators import ExtractiveGenerator
-from rag_serving.learned_reranker import LearnedReranker
-from rag_serving.retrieval import Filters, Retriever
-from rag_serving.search import SearchPlan, Searcher
+from rag_assets.evaluation import thresholds
+from rag_assets.evaluation.runs import Row, run_row
+from rag_assets.evaluation.scoring import rate_interval
+from rag_assets.settings import load_settings
+from rag_assets.evaluation.golden import GoldenCase
+from rag_assets.ingest.vectors import backfill_token_vectors
+from rag_assets.evaluation.provenance import git_commit
+from rag_assets.evaluation.public_sets import load_mmlongbench, load_squad2
+from rag_serving.store import bootstrap as db
+from rag_serving.answer.answerer import search_text
+from rag_serving.store.sessions import Tenant
+from rag_serving.models.embedders import get_embedder
+from rag_serving.search.hits import Filters
 
-from .common import BENCH_DATA, bench_database
+from .common import BENCH_DATA, bench_database, pipeline, recorded
+from rag_serving.wiring import Wiring
 from .mmlongbench import ensure_ingested
 
 
-def top_cosine(retriever: Retriever, case: GoldenCase) -> float:
-    """The baseline signal from ../shared/bench/README.md: the top-1 dense cosine for the question."""
-    filters = Filters(documents=case.documents) if case.documents else None
-    hits = retriever.search(Tenant(case.tenant.organization, tuple(case.tenant.rooftops)),
-                            search_text(case.question, case.history), k=1, mode="dense", filters=filters)
-    return hits[0].score if hits else 0.0
-
-
-def top_reranker_probability(searcher: Searcher, case: GoldenCase) -> float:
-    """The learned reranker's probability for its best candidate: is it a better routing signal?"""
-    filters = Filters(documents=case.documents) if case.documents else None
-    hits = searcher.search(Tenant(case.tenant.organization, tuple(case.tenant.rooftops)),
-                           search_text(case.question, case.history), k=1, filters=filters)
-    return hits[0].rerank_score if hits else 0.0
-
-
-def evaluate(name: str, retriever: Retriever, cases: list[GoldenCase]) -> dict:
+def evaluate(name: str, url: str, embedder, cases: list[GoldenCase]) -> dict:
+    """The shipped pipeline at threshold 0 (every case's confidence), against two single-number baselines: the top-1
+    dense cosine (../shared/bench/README.md) and the learned reranker's top probability."""
     t0 = time.perf_counter()
-    reranked = Searcher(retriever, SearchPlan(reranker=LearnedReranker(retriever.embedder)))
-    run = run_config(retriever, cases, EvalConfig(name="hybrid, threshold 0", k=5, threshold=0.0),
-                     ExtractiveGenerator(retriever.embedder))
+    shipped = load_settings().pipeline()
+    with pipeline(url, embedder, shipped.replace(threshold=0.0)) as p:
+        run = run_row(Wiring(p.database, embedder), cases, Row("shipped, threshold 0", p.spec))
+        baseline, reranker = [], []
+        for case in cases:
+            tenant = Tenant(case.tenant.organization, tuple(case.tenant.rooftops))
+            filters = Filters(documents=case.documents) if case.documents else None
+            text = search_text(case.question, case.history)
+            dense = p.search(tenant, text, k=1, filters=filters, rerank=False, mode="dense")
+            baseline.append(dense[0].score if dense else 0.0)
+            reranked = p.search(tenant, text, k=1, filters=filters)
+            reranker.append(reranked[0].rerank_score if reranked and reranked[0].rerank_score is not None else 0.0)
     labels = [c.answerable for c in cases]
-    baseline = [top_cosine(retriever, c) for c in cases]
-    reranker = [top_reranker_probability(reranked, c) for c in cases]
-    table = thresholds.sweep(run.rows)
+    table = thresholds.sweep(run.cases)
     out = {
         "set": name, "questions": len(cases), "answerable": sum(labels), "no_answer": len(cases) - sum(labels),
-        "auc_confidence": round(float(roc_auc_score(labels, [r["confidence"] for r in run.rows])), 3),
+        "pipeline": shipped.digest,
+        "auc_confidence": round(float(roc_auc_score(labels, [r["confidence"] for r in run.cases])), 3),
         "auc_top1_cosine": round(float(roc_auc_score(labels, baseline)), 3),
         "auc_top1_reranker": round(float(roc_auc_score(labels, reranker)), 3),
-        "sweep": table, "seconds": round(time.perf_counter() - t0, 1), "p50_ms": round(float(np.median(run.latencies_ms)), 1),
+        "sweep": table, "seconds": round(time.perf_counter() - t0, 1),
+        "p50_ms": round(float(np.median(run.latencies_ms)), 1),
     }
-    for t in sorted({DEFAULT_ANSWER_THRESHOLD, 0.5}):
-        no_answer = [thresholds.shown_at(r, t) for r in run.rows if r["expect"] == "abstain"]
-        abstained = [not thresholds.shown_at(r, t) for r in run.rows if r["expect"] == "answer"]
-        correct = [thresholds.shown_at(r, t) and bool(r["correct"]) for r in run.rows
+    for t in sorted({shipped.threshold, 0.5}):
+        no_answer = [thresholds.shown_at(r, t) for r in run.cases if r["expect"] == "abstain"]
+        abstained = [not thresholds.shown_at(r, t) for r in run.cases if r["expect"] == "answer"]
+        correct = [thresholds.shown_at(r, t) and bool(r["correct"]) for r in run.cases
                    if r["expect"] == "answer" and r["correct"] is not None]
         out[f"at {t:g}"] = {
             "false_answer_rate": round(float(np.mean(no_answer)), 3), "false_answer_ci": [round(v, 3) for v in rate_interval(no_answer)],
@@ -83,7 +75,7 @@ def main() -> None:
     parser.add_argument("--sets", default="mmlongbench,squad2")
     args = parser.parse_args()
     embedder = get_embedder("minilm")
-    report = {"commit": git_commit(), "threshold": DEFAULT_ANSWER_THRESHOLD, "results": []}
+    report = {"commit": git_commit(), "threshold": load_settings().pipeline().threshold, "results": []}
     for name in args.sets.split(","):
         if name == "mmlongbench":
             url = bench_database("bench_mmlongbench", fresh=False)
@@ -96,11 +88,7 @@ def main() -> None:
             _, cases = load_squad2(BENCH_DATA / "squad2-subset" / "dev-v2.0.subset.json")
         with db.connect(url, autocommit=True) as conn:
             backfill_token_vectors(conn, embedder)
-        database = Database(make_conninfo(url, user=APP_ROLE), max_size=1)
-        try:
-            result = evaluate(name, Retriever(database, embedder), cases)
-        finally:
-            database.close()
+        result = evaluate(name, url, embedder, cases)
         report["results"].append(result)
         print(json.dumps(result), flush=True)
     print(f"\n{'set':<12} {'questions':>9} {'no-answer':>9} {'AUC conf':>9} {'AUC top-1 cos':>13} {'AUC reranker':>12}")
@@ -108,7 +96,7 @@ def main() -> None:
         print(f"{r['set']:<12} {r['questions']:>9} {r['no_answer']:>9} {r['auc_confidence']:>9.3f} "
               f"{r['auc_top1_cosine']:>13.3f} {r['auc_top1_reranker']:>12.3f}")
     for r in report["results"]:
-        print(f"\n{r['set']}: threshold sweep (extractive generator, hybrid top 5)")
+        print(f"\n{r['set']}: threshold sweep (pipeline {r['pipeline']})")
         print(thresholds.markdown(r["sweep"]))
         for key in [k for k in r if k.startswith("at ")]:
             v = r[key]
@@ -118,4 +106,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("abstention"):
+        main()

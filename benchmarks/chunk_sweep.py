@@ -10,21 +10,18 @@ from pathlib import Path
 
 import numpy as np
 from dagster import DagsterInstance
-from psycopg.conninfo import make_conninfo
 
-from rag_assets.evaluation import EvalConfig, run_case, searcher_for
-from rag_assets.golden import GoldenCase, load_golden
-from rag_assets.provenance import git_commit
-from rag_assets.public_sets import load_mmlongbench
+from rag_assets.evaluation.runs import run_case
+from rag_assets.evaluation.golden import GoldenCase, load_golden
+from rag_assets.evaluation.provenance import git_commit
+from rag_assets.evaluation.public_sets import load_mmlongbench
 from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
-from rag_assets.runner import Target, ingest_targets, tenant_folder_targets
+from rag_assets.ingest.runner import Target, ingest_targets, tenant_folder_targets
 from rag_assets.samples import generate
-from rag_serving import db
-from rag_serving.database import APP_ROLE, Database
-from rag_serving.embedders import get_embedder
-from rag_serving.retrieval import Retriever
+from rag_serving.store import bootstrap as db
+from rag_serving.models.embedders import get_embedder
 
-from .common import BENCH_DATA, bench_database
+from .common import BENCH_DATA, bench_database, legs, pipeline, recorded
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 WINDOWS = {256: 25, 500: 50, 1000: 100}
@@ -69,22 +66,20 @@ def main() -> None:
         with db.connect(url) as conn:
             stats = conn.execute("SELECT count(*) AS n, avg(token_count)::float8 AS tokens FROM chunks c "
                                  "JOIN documents d ON d.id = c.document_id WHERE d.status = 'live'").fetchone()
-        database = Database(make_conninfo(url, user=APP_ROLE), max_size=1)
         row = {"size": size, "overlap": overlap, "chunks": stats["n"], "mean_tokens": round(stats["tokens"], 1),
                "failed_files": batch.count("failed"), "ingest_seconds": round(seconds, 1), "cache_hits": hits,
                "cache_misses": misses, "cache_hit_rate": round(hits / max(hits + misses, 1), 3)}
         for mode in ("dense", "hybrid"):
-            config = EvalConfig(name=mode, mode=mode)
-            searcher = searcher_for(Retriever(database, embedder), config)
-            rows = [run_case(searcher, c, config) for c in cases]
+            with pipeline(url, embedder, legs(mode)) as p:
+                rows = [run_case(p, c, answer=False) for c in cases]
             rows = [r for r in rows if r["expect"] == "answer"]
             for m in ("hit@10", "mrr@10", "ndcg@10"):
                 row[f"{mode} {m}"] = round(float(np.mean([r[m] for r in rows])), 3)
-        database.close()
         report["rows"].append(row)
         print(json.dumps(row), flush=True)
     print(json.dumps(report, indent=2))
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("chunk_sweep"):
+        main()

@@ -10,12 +10,12 @@ from pathlib import Path
 from dagster import DagsterInstance
 
 from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
-from rag_assets.runner import ingest_targets, tenant_folder_targets
+from rag_assets.ingest.runner import ingest_targets, tenant_folder_targets
 from rag_assets.samples import generate
-from rag_assets.provenance import git_commit
-from rag_serving import db
+from rag_assets.evaluation.provenance import git_commit
+from rag_serving.store import bootstrap as db
 
-from .common import bench_database
+from .common import bench_database, recorded
 
 
 def run(url: str, corpus: Path, chunker: ChunkerResource) -> dict:
@@ -51,4 +51,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("embedding_cache"):
+        main()

@@ -13,11 +13,11 @@ import psycopg
 from dagster import DagsterInstance
 from pypdf import PdfReader
 
-from rag_assets.provenance import git_commit
+from rag_assets.evaluation.provenance import git_commit
 from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
-from rag_assets.runner import Target, ingest_targets
+from rag_assets.ingest.runner import Target, ingest_targets
 
-from .common import BENCH_DATA, bench_database, drop_database
+from .common import BENCH_DATA, bench_database, drop_database, recorded
 
 DEFAULT_DOCS = BENCH_DATA / "mmlongbench" / "documents"
 
@@ -91,4 +91,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("ingest_speed"):
+        main()

@@ -7,19 +7,16 @@ import time
 
 import numpy as np
 from dagster import DagsterInstance
-from psycopg.conninfo import make_conninfo
 
-from rag_assets.evaluation import EvalConfig, run_case, searcher_for
-from rag_assets.public_sets import load_mmlongbench
+from rag_assets.evaluation.runs import run_case
+from rag_assets.evaluation.public_sets import load_mmlongbench
 from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
-from rag_assets.runner import Target, ingest_targets
-from rag_assets.provenance import git_commit
-from rag_serving import db
-from rag_serving.database import APP_ROLE, Database
-from rag_serving.embedders import get_embedder
-from rag_serving.retrieval import Retriever
+from rag_assets.ingest.runner import Target, ingest_targets
+from rag_assets.evaluation.provenance import git_commit
+from rag_serving.store import bootstrap as db
+from rag_serving.models.embedders import get_embedder
 
-from .common import BENCH_DATA, bench_database
+from .common import BENCH_DATA, bench_database, legs, pipeline, recorded
 
 # Naive baselines from ../shared/bench/README.md (~200-word pypdf windows, top 10 within the document).
 BASELINE = {"dense": (0.353, 0.619, 0.746, 0.468), "bm25": (0.397, 0.639, 0.730, 0.498), "rrf": (0.425, 0.687, 0.782, 0.541)}
@@ -52,20 +49,17 @@ def main() -> None:
     strict = [c for c in answerable if set(c.tags) & {"text", "table", "layout"}
               and not set(c.tags) & {"chart", "figure"}]
     visual = [c for c in answerable if "visual-only" in c.tags]
-    database = Database(make_conninfo(url, user=APP_ROLE), max_size=1)
-    retriever = Retriever(database, get_embedder("minilm"), candidates=50)
+    embedder = get_embedder("minilm")
     report = {"commit": git_commit(), "text_cases": len(text_cases), "strict_text_cases": len(strict),
               "visual_only_cases": len(visual),
               "not_answerable": sum(not c.answerable for c in cases), "runs": {}}
     for name, mode in [("dense", "dense"), ("bm25", "sparse"), ("hybrid", "hybrid")]:
         for subset, subset_cases in [("any text evidence", text_cases), ("only text/table/layout", strict),
                                      ("chart/figure only", visual)]:
-            config = EvalConfig(name=name, mode=mode, k=10)
-            searcher = searcher_for(retriever, config)
-            rows = [run_case(searcher, c, config) for c in subset_cases]
+            with pipeline(url, embedder, legs(mode)) as p:
+                rows = [run_case(p, c, answer=False) for c in subset_cases]
             report["runs"][f"{name} | {subset}"] = {m: round(float(np.mean([r[m] for r in rows])), 3)
                                                    for m in ("hit@1", "hit@5", "hit@10", "mrr@10")}
-    database.close()
     print(json.dumps(report, indent=2))
     print(f"\n{'run':<40} {'hit@1':>6} {'hit@5':>6} {'hit@10':>6} {'MRR@10':>7}")
     for label, m in report["runs"].items():
@@ -75,4 +69,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("mmlongbench"):
+        main()

@@ -6,71 +6,30 @@ import argparse
 import time
 
 import numpy as np
-from pgvector.psycopg import register_vector
-from psycopg.conninfo import make_conninfo
+from rag_assets.evaluation.beir import load_corpus
+from rag_assets.evaluation.metrics import ndcg_at_k, recall_at_k
+from rag_assets.evaluation.provenance import git_commit
+from rag_assets.evaluation.public_sets import load_beir
+from rag_assets.settings import load_settings
+from rag_serving.models.embedders import get_embedder
+from rag_serving.store import bootstrap as db
+from rag_serving.store.sessions import Tenant
 
-from rag_assets import queries as q
-from rag_assets.embedding_cache import embed_cached
-from rag_assets.metrics import ndcg_at_k, recall_at_k
-from rag_assets.pipeline import ensure_vector_index
-from rag_assets.public_sets import load_beir
-from rag_assets.provenance import git_commit
-from rag_serving import db
-from rag_serving.database import APP_ROLE, Database, Tenant
-from rag_serving.embedders import get_embedder
-from rag_serving.retrieval import Retriever
-
-from .common import BENCH_DATA, bench_database
+from .common import BENCH_DATA, bench_database, pipeline, recorded
 
 TENANT = Tenant("bench", ("scifact",))
 ANCHORS = {"bm25 (bm25s, k1 1.5, b 0.75)": (0.686, 0.913), "dense all-MiniLM-L6-v2 exact": (0.645, 0.925),
            "RRF of the two": (0.717, 0.948)}
 
-INSERT_DOC = """
-INSERT INTO documents (id, organization_id, rooftop_id, source_path, sha256, file_name, media_type, title, kind,
-                       pipeline_digest, status, embedding_model)
-VALUES (%s, 'bench', 'scifact', %s, %s, %s, 'text/plain', %s, 'abstract', 'scifact', 'live', %s)"""
-INSERT_CHUNK = """
-INSERT INTO chunks (id, organization_id, rooftop_id, document_id, ordinal, page_start, page_end, page_label_start,
-                    page_label_end, kind, body, token_count, char_start, char_end, sha256, body_sha256, embedding,
-                    embedding_model)
-VALUES (%s, 'bench', 'scifact', %s, 0, 1, 1, '1', '1', 'abstract', %s, 0, 0, 0, %s, %s, %s, %s)"""
 CHUNK_TOKENS = """
 SELECT c.id, array_agg(t.lexeme ORDER BY t.lexeme) AS lexemes, array_agg(coalesce(array_length(t.positions, 1), 1) ORDER BY t.lexeme) AS tfs
 FROM chunks c, unnest(c.tsv) AS t GROUP BY c.id"""
 QUERY_TOKENS = "SELECT array(SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', %s))) AS lexemes"
 
 
-def index_sparse(conn, document_ids: list[str]) -> None:
-    """The ingest's own postings and lengths SQL, for documents a benchmark inserted directly."""
-    with conn.transaction():
-        conn.execute(q.INSERT_POSTINGS, (document_ids,))
-        conn.execute(q.SET_BM25_LENGTHS, (document_ids,))
-        conn.execute(q.REFRESH_BM25_STATS, ("bench", "scifact"))
-
-
-def build(url: str, embedder, corpus: list[dict]) -> None:
-    import hashlib
-
-    with db.connect(url, autocommit=True) as conn:
-        if conn.execute("SELECT count(*) AS n FROM chunks WHERE embedding_model = %s", (embedder.model,)).fetchone()["n"] == len(corpus):
-            print(f"index present for {embedder.model}; reusing it")
-            return
-        conn.execute("TRUNCATE documents CASCADE")
-        texts = [(d["title"] + ". " + d["text"]).strip() for d in corpus]
-        t0 = time.perf_counter()
-        vectors, stats = embed_cached(conn, embedder, texts)
-        print(f"embedded {len(texts)} abstracts in {time.perf_counter() - t0:.0f} s "
-              f"({stats.misses} computed, {stats.hits} from cache)")
-        register_vector(conn)
-        with conn.transaction(), conn.cursor() as cur:
-            for d, text, vec in zip(corpus, texts, vectors):
-                sha = hashlib.sha256(text.encode()).hexdigest()
-                cur.execute(INSERT_DOC, (d["_id"], d["_id"], sha, d["_id"], d["title"] or d["_id"], embedder.model))
-                cur.execute(INSERT_CHUNK, (d["_id"], d["_id"], text, sha, sha, vec, embedder.model))
-        index_sparse(conn, [d["_id"] for d in corpus])
-        ensure_vector_index(conn, embedder.model, embedder.dim)
-        conn.execute("ANALYZE")
+def build(url: str, embedder, split: str = "test") -> None:
+    """The SciFact corpus as one-page documents of bench/scifact (the loader `rag eval --beir` uses)."""
+    load_corpus(url, BENCH_DATA / "scifact", embedder, split=split, rooftop="scifact")
 
 
 def bm25s_run(url: str, queries: dict[str, str], k1: float, b: float, k: int) -> dict[str, list[str]]:
@@ -115,17 +74,17 @@ def main() -> None:
 
     embedder = get_embedder("minilm")
     url = bench_database("bench_scifact", fresh=args.rebuild)
-    build(url, embedder, corpus)
-    database = Database(make_conninfo(url, user=APP_ROLE), max_size=1)
-    retriever = Retriever(database, embedder, k1=args.k1, b=args.b, candidates=100)
+    build(url, embedder)
+    # The legs of the shipped spec with this run's BM25 parameters and 100 candidates per leg.
+    spec = load_settings().pipeline().replace(bm25_k1=args.k1, bm25_b=args.b, candidates=100)
     results = {}
-    for label, mode, sparse in [("dense (HNSW)", "dense", "bm25"), ("bm25 (ours, in PostgreSQL)", "sparse", "bm25"),
-                                ("ts_rank_cd", "sparse", "tsrank"), ("hybrid RRF (dense + bm25)", "hybrid", "bm25")]:
-        t0 = time.perf_counter()
-        runs = {qid: [h.chunk_id for h in retriever.search(TENANT, text, k=100, mode=mode, sparse=sparse)]
-                for qid, text in test_queries.items()}
-        results[label] = (*score(runs, qrels), (time.perf_counter() - t0) / len(test_queries) * 1000)
-    database.close()
+    with pipeline(url, embedder, spec) as p:
+        for label, mode, sparse in [("dense (HNSW)", "dense", "bm25"), ("bm25 (ours, in PostgreSQL)", "sparse", "bm25"),
+                                    ("ts_rank_cd", "sparse", "tsrank"), ("hybrid RRF (dense + bm25)", "hybrid", "bm25")]:
+            t0 = time.perf_counter()
+            runs = {qid: [h.chunk_id for h in p.search(TENANT, text, k=100, rerank=False, mode=mode, sparse=sparse)]
+                    for qid, text in test_queries.items()}
+            results[label] = (*score(runs, qrels), (time.perf_counter() - t0) / len(test_queries) * 1000)
     ref = bm25s_run(url, test_queries, args.k1, args.b, 100)
     results["bm25s, same lexemes"] = (*score(ref, qrels), float("nan"))
 
@@ -142,4 +101,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("scifact"):
+        main()

@@ -12,24 +12,24 @@ from pathlib import Path
 from dagster import DagsterInstance
 from psycopg.conninfo import make_conninfo
 
-from rag_assets import reranker_training as rt
-from rag_assets.golden import load_golden
-from rag_assets.pipeline import backfill_token_vectors
-from rag_assets.provenance import git_commit
-from rag_assets.public_sets import beir_cases, load_beir
+from rag_assets.evaluation import training as rt
+from rag_assets.evaluation.golden import load_golden
+from rag_assets.ingest.vectors import backfill_token_vectors
+from rag_assets.evaluation.provenance import git_commit
+from rag_assets.evaluation.public_sets import beir_cases
 from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
-from rag_assets.runner import ingest_targets, tenant_folder_targets
+from rag_assets.ingest.runner import ingest_targets, tenant_folder_targets
 from rag_assets.samples import generate
-from rag_serving import db
-from rag_serving.database import APP_ROLE, Database
-from rag_serving.embedders import get_embedder
-from rag_serving.features import FeatureExtractor
-from rag_serving.late_interaction import MaxSimReranker
-from rag_serving.learned_reranker import default_artefact
-from rag_serving.retrieval import Retriever
-from rag_serving.search import SearchPlan, Searcher
+from rag_serving.store import bootstrap as db
+from rag_serving.store.sessions import APP_ROLE, Database
+from rag_serving.models.embedders import get_embedder
+from rag_serving.search.features import FeatureExtractor
+from rag_serving.search.late_interaction import MaxSimReranker
+from rag_serving.search.learned import default_artefact
+from rag_serving.spec import PipelineSpec
+from rag_serving.wiring import Wiring
 
-from .common import BENCH_DATA, bench_database
+from .common import BENCH_DATA, bench_database, recorded
 from .scifact import build as build_scifact
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
@@ -57,12 +57,13 @@ def with_token_vectors(url: str, embedder) -> None:
 
 def gather(url: str, embedder, cases, source: str) -> list[rt.TrainingQuery]:
     database = Database(make_conninfo(url, user=APP_ROLE), max_size=1)
-    retriever = Retriever(database, embedder, candidates=50)
-    searcher = Searcher(retriever, SearchPlan(depth=50))
-    extractor = FeatureExtractor(embedder, MaxSimReranker(embedder), k1=retriever.k1, b=retriever.b)
+    # Candidates are what the shipped spec reranks: its hybrid legs without a reranker.
+    spec = PipelineSpec(reranker="none")
+    pipeline = Wiring(database, embedder).pipeline(spec)
+    extractor = FeatureExtractor(MaxSimReranker(embedder), k1=spec.bm25_k1, b=spec.bm25_b)
     t0 = time.perf_counter()
     try:
-        queries = rt.collect(searcher, extractor, cases, source)
+        queries = rt.collect(pipeline, extractor, cases, source, depth=spec.rerank_depth)
     finally:
         database.close()
     print(f"  {source}: {len(queries)} questions, {sum(len(q.hits) for q in queries)} pairs, "
@@ -77,9 +78,8 @@ def main() -> None:
     embedder = get_embedder("minilm")
 
     scifact = BENCH_DATA / "scifact"
-    corpus, _, _ = load_beir(scifact, "train")
     scifact_url = bench_database("bench_scifact", fresh=False)
-    build_scifact(scifact_url, embedder, list(corpus.values()))
+    build_scifact(scifact_url, embedder, split="train")
     with_token_vectors(scifact_url, embedder)
     golden_url = golden_database(embedder)
     with_token_vectors(golden_url, embedder)
@@ -98,4 +98,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("train_reranker"):
+        main()

@@ -1,30 +1,29 @@
-"""The one Dagster Definitions object: assets, jobs, sensors and resources configured from the environment."""
+"""The one Dagster Definitions object: assets, jobs, sensors and resources; the only place the environment is read."""
 
 from __future__ import annotations
 
 from dagster import Definitions
 
-from rag_serving.config import load_settings
+from rag_assets.assets.evaluation import evaluation_assets
+from rag_assets.assets.ingest import ingest_assets
+from rag_assets.jobs import eval_job, ingest_job, nightly_golden
+from rag_assets.resources import (ChunkerResource, EmbedderResource, InboxResource, OcrResource, PipelineResource,
+                                  PostgresResource, TokenizerResource)
+from rag_assets.sensors import inbox_sensor
+from rag_assets.settings import Settings, load_settings
 
-from .assets.evaluation import evaluation_assets
-from .assets.ingest import ingest_assets
-from .jobs import eval_job, ingest_job, nightly_golden
-from .resources import (ChunkerResource, EmbedderResource, GeneratorResource, OcrResource, PostgresResource,
-                        TokenizerResource)
-from .sensors import inbox_sensor
 
-
-def build_resources() -> dict:
-    settings = load_settings()
+def build_resources(settings: Settings) -> dict:
     return {
-        "database": PostgresResource(url=settings.database_url or ""),
+        "database": PostgresResource(url=settings.database_url or "", pgdata=str(settings.pgdata),
+                                     app_url=settings.app_database_url or ""),
         "tokenizer": TokenizerResource(),
         "chunker": ChunkerResource(size=settings.chunk_size, overlap=settings.chunk_overlap, snap=settings.chunk_snap),
-        "ocr": OcrResource(enabled=settings.ocr_enabled),
-        "embedder": EmbedderResource(name=settings.embedder, tei_url=settings.tei_url or "", threads=settings.embed_threads),
-        "generator": GeneratorResource(name=settings.generator, model=settings.model or "",
-                                       base_url=settings.generator_url or "", api_key=settings.generator_api_key or "",
-                                       max_tokens=settings.max_answer_tokens),
+        "ocr": OcrResource(enabled=settings.ocr),
+        "embedder": EmbedderResource(name=settings.embedder, tei_url=settings.tei_url or "",
+                                     threads=settings.embed_threads),
+        "pipeline": PipelineResource.of(settings.pipeline(), api_key=settings.generator_api_key),
+        "inbox": InboxResource(folder=str(settings.inbox_dir)),
     }
 
 
@@ -33,5 +32,5 @@ defs = Definitions(
     jobs=[ingest_job, eval_job],
     schedules=[nightly_golden],
     sensors=[inbox_sensor],
-    resources=build_resources(),
+    resources=build_resources(load_settings()),
 )

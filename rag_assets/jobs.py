@@ -2,7 +2,7 @@
 
 from dagster import AssetSelection, ScheduleDefinition, define_asset_job
 
-from .partitions import files_partitions
+from rag_assets.partitions import files_partitions
 
 ingest_job = define_asset_job(
     "ingest_job",

@@ -2,26 +2,34 @@
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
+
 import psycopg
 from dagster import ConfigurableResource, InitResourceContext
 from pydantic import PrivateAttr
 from tokenizers import Tokenizer
 
-from rag_serving import db
-from rag_serving.config import load_settings
-from rag_serving.embedders import get_embedder
-from rag_serving.generators import get_generator
-from rag_serving.tokenization import load_tokenizer, model_max_tokens, tokenizer_digest, SPECIAL_TOKENS_PER_INPUT
-
-from .chunking import ChunkerConfig, ChunkingConfigError
-from .extraction import ocr_available
-from .pipeline import pipeline_digest
+from rag_assets.ingest.chunking import ChunkerConfig, ChunkingConfigError
+from rag_assets.ingest.extraction import ocr_available
+from rag_assets.ingest.registration import pipeline_digest
+from rag_serving.models.embedders import get_embedder
+from rag_serving.models.tokenization import SPECIAL_TOKENS_PER_INPUT, load_tokenizer, model_max_tokens, tokenizer_digest
+from rag_serving.spec import DEFAULT_SPEC as D
+from rag_serving.spec import PipelineSpec
+from rag_serving.store.bootstrap import connect, server_url
+from rag_serving.store.migrate import migrate
+from rag_serving.store.sessions import Database, app_url
 
 
 class PostgresResource(ConfigurableResource):
-    """The application database; empty url means the embedded server under RAG_HOME (or RAG_DATABASE_URL)."""
+    """The application database (owner role, for ingest): url, or when empty the embedded server in pgdata.
+    app_url is the serving role's URL (empty: the same server as rag_app), for evaluation runs that must see what
+    serving sees."""
 
     url: str = ""
+    pgdata: str = ".rag/pgdata"
+    app_url: str = ""
     _resolved: str = PrivateAttr(default="")
 
     def setup_for_execution(self, context: InitResourceContext) -> None:
@@ -29,15 +37,19 @@ class PostgresResource(ConfigurableResource):
 
     def resolved_url(self) -> str:
         if not self._resolved:
-            url = self.url or db.server_url(load_settings())
-            db.migrate(url)
+            url = server_url(self.url or None, Path(self.pgdata))
+            migrate(url)
             self._resolved = url
         return self._resolved
 
     def connect(self) -> psycopg.Connection:
         # Autocommit: every step opens explicit transactions, so an error record survives the
         # exception that follows it.
-        return db.connect(self.resolved_url(), autocommit=True)
+        return connect(self.resolved_url(), autocommit=True)
+
+    def serving(self, max_size: int = 1) -> Database:
+        """A pool as the serving role (row-level security applies): evaluation reads exactly what users would."""
+        return Database(app_url(self.app_url or None, self.resolved_url()), max_size=max_size)
 
 
 class TokenizerResource(ConfigurableResource):
@@ -93,18 +105,45 @@ class EmbedderResource(ConfigurableResource):
         return self._embedder
 
 
-class GeneratorResource(ConfigurableResource):
-    """The answer generator (RAG_GENERATOR): `extractive` (offline), `anthropic` or `openai` (any compatible endpoint)."""
+class PipelineResource(ConfigurableResource):
+    """The pipeline spec evaluation assets run (rag_serving.spec.PipelineSpec, field for field): definitions.py fills
+    it from the settings, so the nightly benchmark runs what `rag ask` and POST /query serve; the launchpad can
+    override any field for a sweep."""
 
-    name: str = "extractive"
-    model: str = ""
-    base_url: str = ""
-    api_key: str = ""
-    max_tokens: int = 1024
+    mode: str = D.mode
+    sparse: str = D.sparse
+    candidates: int = D.candidates
+    bm25_k1: float = D.bm25_k1
+    bm25_b: float = D.bm25_b
+    reranker: str = D.reranker
+    rerank_depth: int = D.rerank_depth
+    reranker_url: str | None = D.reranker_url
+    reranker_path: str | None = D.reranker_path
+    expand: list[str] = []
+    synonyms: str | None = D.synonyms
+    mmr_lambda: float | None = D.mmr_lambda
+    rewrite: bool = D.rewrite
+    parents: bool = D.parents
+    generator: str = D.generator
+    model: str | None = D.model
+    generator_url: str | None = D.generator_url
+    max_answer_tokens: int = D.max_answer_tokens
+    helper_url: str | None = D.helper_url
+    helper_model: str | None = D.helper_model
+    routing: bool = D.routing
+    threshold: float = D.threshold
+    k: int = D.k
+    web_search: str = D.web_search
+    searxng_url: str | None = D.searxng_url
+    api_key: str = ""  # the generator's and helper's API key; not part of the spec
 
-    def get(self, embedder):
-        return get_generator(self.name, embedder=embedder, model=self.model or None, base_url=self.base_url or None,
-                             api_key=self.api_key or None, max_tokens=self.max_tokens)
+    @classmethod
+    def of(cls, spec: PipelineSpec, api_key: str | None = None) -> "PipelineResource":
+        return cls(**{**dataclasses.asdict(spec), "expand": list(spec.expand)}, api_key=api_key or "")
+
+    def spec(self) -> PipelineSpec:
+        values = {f.name: getattr(self, f.name) for f in dataclasses.fields(PipelineSpec)}
+        return PipelineSpec(**{**values, "expand": tuple(values["expand"])})
 
 
 class OcrResource(ConfigurableResource):
@@ -114,3 +153,9 @@ class OcrResource(ConfigurableResource):
 
     def available(self) -> bool:
         return self.enabled and ocr_available()
+
+
+class InboxResource(ConfigurableResource):
+    """The folder the inbox sensor watches: <folder>/<organization>/<rooftop>/..."""
+
+    folder: str = ".rag/inbox"

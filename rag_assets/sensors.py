@@ -2,15 +2,15 @@
 
 
 import json
+from pathlib import Path
 from dagster import DefaultSensorStatus, RunRequest, SensorEvaluationContext, SensorResult, SkipReason, sensor
 
-from rag_serving.config import load_settings
 
-from .jobs import ingest_job
-from .partitions import files_partitions
-from .pipeline import RegistrationError, register_file
-from .resources import ChunkerResource, PostgresResource, TokenizerResource
-from .runner import tenant_folder_targets
+from rag_assets.jobs import ingest_job
+from rag_assets.partitions import files_partitions
+from rag_assets.ingest.registration import RegistrationError, register_file
+from rag_assets.resources import ChunkerResource, InboxResource, PostgresResource, TokenizerResource
+from rag_assets.ingest.runner import tenant_folder_targets
 
 
 @sensor(job=ingest_job, minimum_interval_seconds=30, default_status=DefaultSensorStatus.STOPPED)
@@ -19,12 +19,13 @@ def inbox_sensor(
     database: PostgresResource,
     tokenizer: TokenizerResource,
     chunker: ChunkerResource,
+    inbox: InboxResource,
 ):
-    inbox = load_settings().inbox
+    folder = Path(inbox.folder)
     seen: dict[str, str] = json.loads(context.cursor) if context.cursor else {}
-    files = tenant_folder_targets(inbox)
+    files = tenant_folder_targets(folder)
     if not files:
-        return SkipReason(f"no files under {inbox}/<organization>/<rooftop>/")
+        return SkipReason(f"no files under {folder}/<organization>/<rooftop>/")
     digest = chunker.digest(tokenizer.load())
     requests, new_keys, now_seen = [], [], {}
     with database.connect() as conn:

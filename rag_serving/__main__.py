@@ -7,7 +7,7 @@ import argparse
 
 import uvicorn
 
-from .config import load_settings
+from rag_serving.settings import load_settings
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -28,13 +28,13 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--threads", type=int, default=1)
     args = parser.parse_args(argv)
     if args.command == "llm-serve":
-        from .llm_server import serve
+        from rag_serving.models.llm_server import serve
 
         serve(args.port, host=args.host, gguf=args.gguf, threads=args.threads)
     elif args.command == "serve":
-        uvicorn.run("rag_serving.api:create_app", factory=True, host=args.host, port=args.port, workers=args.workers)
+        uvicorn.run("rag_serving.api.app:create_app", factory=True, host=args.host, port=args.port, workers=args.workers)
     else:
-        uvicorn.run("rag_serving.tei_server:create_tei_app", factory=True, host=args.host, port=args.port)
+        uvicorn.run("rag_serving.models.tei_server:create_tei_app", factory=True, host=args.host, port=args.port)
 
 
 if __name__ == "__main__":

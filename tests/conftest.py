@@ -10,7 +10,9 @@ import pytest
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
-from rag_serving import db, embedded
+from rag_serving.store import bootstrap as db
+from rag_serving.store import embedded
+from rag_serving.store.migrate import migrate
 
 @pytest.fixture(scope="session")
 def pg_server_url(tmp_path_factory) -> str:
@@ -28,7 +30,7 @@ def database_url(pg_server_url: str) -> str:
     with psycopg.connect(pg_server_url, autocommit=True) as conn:
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     url = make_conninfo(pg_server_url, dbname=name)
-    db.migrate(url)
+    migrate(url)
     yield url
     with psycopg.connect(pg_server_url, autocommit=True) as conn:
         conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
@@ -55,13 +57,13 @@ def corpus_db(pg_server_url, sample_corpus) -> str:
     from dagster import DagsterInstance
 
     from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
-    from rag_assets.runner import ingest_targets, tenant_folder_targets
+    from rag_assets.ingest.runner import ingest_targets, tenant_folder_targets
 
     name = f"corpus_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(pg_server_url, autocommit=True) as conn:
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     url = make_conninfo(pg_server_url, dbname=name)
-    db.migrate(url)
+    migrate(url)
     resources = {
         "database": PostgresResource(url=url),
         "tokenizer": TokenizerResource(),
@@ -78,7 +80,7 @@ def corpus_db(pg_server_url, sample_corpus) -> str:
 @pytest.fixture(scope="session")
 def corpus_app_db(corpus_db):
     """The serving role's pool on the corpus database (row-level security applies)."""
-    from rag_serving.database import APP_ROLE, Database
+    from rag_serving.store.sessions import APP_ROLE, Database
 
     database = Database(make_conninfo(corpus_db, user=APP_ROLE), max_size=4)
     yield database
@@ -87,6 +89,6 @@ def corpus_app_db(corpus_db):
 
 @pytest.fixture(scope="session")
 def minilm():
-    from rag_serving.embedders import OnnxMiniLM
+    from rag_serving.models.embedders import OnnxMiniLM
 
     return OnnxMiniLM()

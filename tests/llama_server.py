@@ -6,7 +6,7 @@ process.
 
 import sys
 
-from rag_serving.llm_server import serve
+from rag_serving.models.llm_server import serve
 
 if __name__ == "__main__":
     serve(int(sys.argv[1]))

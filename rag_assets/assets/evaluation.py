@@ -1,39 +1,33 @@
-"""Evaluation assets: the golden ablation (one eval run per configuration, stored in PostgreSQL) and its table with intervals."""
+"""Evaluation assets: the golden ablation (one eval run per row, stored in PostgreSQL), its table with intervals, and the threshold sweep."""
 
 from pathlib import Path
 
 from dagster import AssetExecutionContext, Config, MaterializeResult, MetadataValue, Output, asset
 
-from rag_serving.config import DEFAULT_ANSWER_THRESHOLD, load_settings
-from rag_serving.database import Database, app_url
-from rag_serving.retrieval import Retriever
-
-from .. import thresholds
-from ..ablation import (PAIRED_METRICS, ablate, golden_ablation_configs, golden_components, markdown, shipped_rows,
-                        store)
-from ..golden import load_golden
-from ..provenance import REPO_ROOT, git_commit
-from ..resources import EmbedderResource, GeneratorResource, PostgresResource
+from rag_assets.evaluation import thresholds
+from rag_assets.evaluation.ablation import PAIRED_METRICS, ablate, ablation_rows, shipped_rows
+from rag_assets.evaluation.golden import load_golden
+from rag_assets.evaluation.provenance import REPO_ROOT, git_commit
+from rag_assets.evaluation.report import markdown, store
+from rag_assets.resources import EmbedderResource, PipelineResource, PostgresResource
+from rag_assets.samples import SYNONYMS
+from rag_serving.wiring import Wiring
 
 GROUP = "evaluation"
 
 
 class GoldenEvalConfig(Config):
-    """Set in the launchpad to sweep: the split, the chunks given to the generator, candidates per leg, the threshold."""
+    """Set in the launchpad: the split, the golden folder and which rows; pipeline choices are the `pipeline`
+    resource's (the shipped spec unless overridden there)."""
 
     split: str = "dev"  # dev | heldout | all; held-out cases are for the final benchmark run only
     golden: str = str(REPO_ROOT / "golden")
-    k: int = 5
-    candidates: int = 50
-    threshold: float = DEFAULT_ANSWER_THRESHOLD
     rows: str = "all"  # all | shipped (naive, hybrid, the reranker, routing, the full pipeline)
 
 
 class ThresholdSweepConfig(Config):
     split: str = "dev"
     golden: str = str(REPO_ROOT / "golden")
-    k: int = 5
-    candidates: int = 50
     max_false_answer_rate: float = thresholds.MAX_FALSE_ANSWER_RATE
 
 
@@ -50,24 +44,23 @@ def text_plot(rows: list[dict], metric: str = "ndcg@10", width: int = 40) -> str
 @asset(group_name=GROUP, kinds={"postgres"})
 def golden_eval_runs(
     context: AssetExecutionContext, config: GoldenEvalConfig, database: PostgresResource, embedder: EmbedderResource,
-    generator: GeneratorResource,
+    pipeline: PipelineResource,
 ) -> Output[dict]:
-    """Every ablation configuration on the golden set, as the serving role sees the index; rows go to eval_runs."""
+    """Every ablation row on the golden set, as the serving role sees the index; rows go to eval_runs. The last row
+    is the pipeline resource's spec: by default exactly what `rag ask` and POST /query serve."""
     cases = load_golden(Path(config.golden), config.split)
-    serving = Database(app_url(load_settings(), database.resolved_url()), max_size=1)
+    shipped = pipeline.spec()
+    serving = database.serving()
     try:
-        model = embedder.get()
-        writer = generator.get(model)
-        settings = load_settings()
-        components = golden_components(settings, writer)
-        configs = golden_ablation_configs(settings, components, k=config.k, candidates=config.candidates,
-                                          threshold=config.threshold)
-        if config.rows == "shipped":
-            configs = shipped_rows(configs)
-        result = ablate(Retriever(serving, model, candidates=config.candidates), cases, configs, writer, components)
+        wiring = Wiring(serving, embedder.get(), api_key=pipeline.api_key or None)
+        generative = shipped.helper_url is not None or shipped.generator != "extractive"
+        rows = ablation_rows(shipped, synonyms=shipped.synonyms or str(SYNONYMS), helper=generative)
+        rows = shipped_rows(rows) if config.rows == "shipped" else rows
+        result = ablate(wiring, cases, rows)
     finally:
         serving.close()
-    result.update({"commit": git_commit(), "split": config.split, "embedder": model.model, "generator": writer.model})
+    result.update({"commit": git_commit(), "split": config.split, "embedder": wiring.embedder.model,
+                   "pipeline": shipped.digest})
     with database.connect() as conn:
         ids = store(conn, result, source="dagster")
     context.log.info(f"stored eval_runs {ids}")
@@ -76,9 +69,8 @@ def golden_eval_runs(
         metadata={
             "cases": len(cases),
             "split": config.split,
-            "k": config.k,
-            "candidates": config.candidates,
-            "threshold": config.threshold,
+            "pipeline": shipped.digest,
+            "pipeline_summary": shipped.summary(),
             "eval_run_ids": MetadataValue.json(ids),
             "scores": MetadataValue.md(text_plot(result["rows"]) + "\n" + text_plot(result["rows"], "false_answer_rate")),
             **{f"{row['config']} ndcg@10": MetadataValue.float(row["ndcg@10"]) for row in result["rows"]},
@@ -109,16 +101,15 @@ def ablation_table(golden_eval_runs: dict) -> MaterializeResult:
 @asset(group_name=GROUP, kinds={"postgres"})
 def threshold_sweep(
     context: AssetExecutionContext, config: ThresholdSweepConfig, database: PostgresResource,
-    embedder: EmbedderResource, generator: GeneratorResource,
+    embedder: EmbedderResource, pipeline: PipelineResource,
 ) -> MaterializeResult:
-    """The answer threshold from 0.1 to 0.9: false-answer against over-abstention rate, and the threshold chosen."""
+    """The answer threshold from 0.1 to 0.9 for the pipeline's spec: false-answer against over-abstention rate, and
+    the threshold chosen."""
     cases = load_golden(Path(config.golden), config.split)
-    serving = Database(app_url(load_settings(), database.resolved_url()), max_size=1)
+    serving = database.serving()
     try:
-        model = embedder.get()
-        result = thresholds.run_sweep(Retriever(serving, model, candidates=config.candidates), cases, k=config.k,
-                                      candidates=config.candidates, generator=generator.get(model),
-                                      max_false_answer_rate=config.max_false_answer_rate)
+        wiring = Wiring(serving, embedder.get(), api_key=pipeline.api_key or None)
+        result = thresholds.run_sweep(wiring, cases, pipeline.spec(), max_false_answer_rate=config.max_false_answer_rate)
     finally:
         serving.close()
     table, chosen, auc = result["table"], result["chosen"], result["auc"]
@@ -128,6 +119,7 @@ def threshold_sweep(
         "confidence_auc": MetadataValue.float(auc if auc is not None else float("nan")),
         "sweep": MetadataValue.json(table),
         "split": config.split,
+        "pipeline": pipeline.spec().digest,
         "commit": git_commit(),
     })
 

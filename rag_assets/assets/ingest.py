@@ -3,16 +3,16 @@
 
 from dagster import AssetExecutionContext, Failure, MaterializeResult, MetadataValue, asset
 
-from .. import pipeline
-from ..extraction import IngestError
-from ..partitions import files_partitions
-from ..resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
+from rag_assets.ingest import publish, steps, vectors
+from rag_assets.ingest.extraction import IngestError
+from rag_assets.partitions import files_partitions
+from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 
 GROUP = "ingest"
 PROGRESS_EVERY_PAGES = 25
 
 
-def _metadata(report: pipeline.StepReport) -> dict:
+def _metadata(report: steps.StepReport) -> dict:
     meta = {"documents": report.documents, "seconds": MetadataValue.float(round(report.seconds, 3))}
     meta.update({k: MetadataValue.int(v) for k, v in report.counts.items()})
     if report.counts.get("pages") and report.seconds:
@@ -35,7 +35,7 @@ def source_documents(context: AssetExecutionContext, database: PostgresResource)
     """The stored file opened and checked: type, readability, encryption, page count. Bad files fail here, alone."""
     with database.connect() as conn:
         try:
-            report = pipeline.validate_step(conn, context.partition_key, run_id=context.run_id)
+            report = steps.validate_step(conn, context.partition_key, run_id=context.run_id)
         except IngestError as exc:
             raise _failure(exc) from exc
     return MaterializeResult(metadata=_metadata(report))
@@ -47,11 +47,11 @@ def pages(context: AssetExecutionContext, database: PostgresResource, ocr: OcrRe
     def progress(done: int, total: int) -> None:
         if done % PROGRESS_EVERY_PAGES == 0 or done == total:
             context.log.info(f"extracted {done}/{total} pages")
-            pipeline.log.info("  pages %d/%d", done, total)
+            steps.log.info("  pages %d/%d", done, total)
 
     with database.connect() as conn:
         try:
-            report = pipeline.pages_step(
+            report = steps.pages_step(
                 conn, context.partition_key, ocr_enabled=ocr.enabled, run_id=context.run_id, progress=progress
             )
         except IngestError as exc:
@@ -65,8 +65,8 @@ def pages(context: AssetExecutionContext, database: PostgresResource, ocr: OcrRe
 def sections(context: AssetExecutionContext, database: PostgresResource, tokenizer: TokenizerResource) -> MaterializeResult:
     """Section tree from the PDF outline, or from headings in the text when there is none."""
     with database.connect() as conn:
-        with pipeline.guarded(conn, context.partition_key, "sections", context.run_id):
-            report = pipeline.sections_step(conn, context.partition_key, tokenizer.load(), run_id=context.run_id)
+        with steps.guarded(conn, context.partition_key, "sections", context.run_id):
+            report = steps.sections_step(conn, context.partition_key, tokenizer.load(), run_id=context.run_id)
     return MaterializeResult(metadata=_metadata(report))
 
 
@@ -80,8 +80,8 @@ def chunks(
     """Token windows with page spans and character offsets, inside top-level sections."""
     config = chunker.config(tokenizer.max_input_tokens())
     with database.connect() as conn:
-        with pipeline.guarded(conn, context.partition_key, "chunks", context.run_id):
-            report = pipeline.chunks_step(conn, context.partition_key, tokenizer.load(), config, run_id=context.run_id)
+        with steps.guarded(conn, context.partition_key, "chunks", context.run_id):
+            report = steps.chunks_step(conn, context.partition_key, tokenizer.load(), config, run_id=context.run_id)
     meta = _metadata(report)
     meta["chunk_size"], meta["chunk_overlap"], meta["chunk_snap"] = config.size, config.overlap, config.snap
     return MaterializeResult(metadata=meta)
@@ -92,8 +92,8 @@ def embeddings(context: AssetExecutionContext, database: PostgresResource, embed
     """A vector per chunk from the configured embedder, through the embedding cache (hits and misses counted)."""
     model = embedder.get()
     with database.connect() as conn:
-        with pipeline.guarded(conn, context.partition_key, "embeddings", context.run_id):
-            report = pipeline.embeddings_step(conn, context.partition_key, model, run_id=context.run_id)
+        with steps.guarded(conn, context.partition_key, "embeddings", context.run_id):
+            report = vectors.embeddings_step(conn, context.partition_key, model, run_id=context.run_id)
     meta = _metadata(report)
     meta["model"] = model.model
     total = report.counts.get("cache_hits", 0) + report.counts.get("cache_misses", 0)
@@ -106,10 +106,10 @@ def indexes(context: AssetExecutionContext, database: PostgresResource, embedder
     """BM25 postings and chunk lengths for the sparse leg; the HNSW cosine index for the model's vectors."""
     model = embedder.get()
     with database.connect() as conn:
-        with pipeline.guarded(conn, context.partition_key, "indexes", context.run_id):
-            report = pipeline.indexes_step(conn, context.partition_key, model.model, model.dim, run_id=context.run_id)
+        with steps.guarded(conn, context.partition_key, "indexes", context.run_id):
+            report = publish.indexes_step(conn, context.partition_key, model.model, model.dim, run_id=context.run_id)
     meta = _metadata(report)
-    meta["hnsw_index"] = pipeline.hnsw_index_name(model.model)
+    meta["hnsw_index"] = publish.hnsw_index_name(model.model)
     return MaterializeResult(metadata=meta)
 
 
@@ -118,8 +118,8 @@ def token_vectors(context: AssetExecutionContext, database: PostgresResource, em
     """Per-token vectors of every chunk for late interaction (MaxSim), int8 with a scale per token; bytes per chunk reported."""
     model = embedder.get()
     with database.connect() as conn:
-        with pipeline.guarded(conn, context.partition_key, "token_vectors", context.run_id):
-            report = pipeline.token_vectors_step(conn, context.partition_key, model, run_id=context.run_id)
+        with steps.guarded(conn, context.partition_key, "token_vectors", context.run_id):
+            report = vectors.token_vectors_step(conn, context.partition_key, model, run_id=context.run_id)
     meta = _metadata(report)
     stored = report.counts.get("encoded", 0)
     if stored:
@@ -132,8 +132,8 @@ def token_vectors(context: AssetExecutionContext, database: PostgresResource, em
 def published_documents(context: AssetExecutionContext, database: PostgresResource) -> MaterializeResult:
     """The atomic switch: the new version goes live and the one it replaces retires, in one transaction."""
     with database.connect() as conn:
-        with pipeline.guarded(conn, context.partition_key, "publish", context.run_id):
-            report = pipeline.publish_step(conn, context.partition_key, run_id=context.run_id)
+        with steps.guarded(conn, context.partition_key, "publish", context.run_id):
+            report = publish.publish_step(conn, context.partition_key, run_id=context.run_id)
     return MaterializeResult(metadata=_metadata(report))
 
 

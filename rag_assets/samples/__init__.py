@@ -5,24 +5,26 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import pathlib
-import sys
 from collections.abc import Sequence
 from typing import Any
 
 import yaml
 from reportlab import rl_config
 
-from . import data
-from .memo import build_memo
-from .pdf import build_pdf
+from rag_assets.samples import data
+from rag_assets.samples.memo import build_memo
+from rag_assets.samples.pdf import build_pdf
 
-__all__ = ["DOCUMENTS", "FACTS", "INJECTION_SENTENCE", "generate", "main"]
+__all__ = ["DOCUMENTS", "FACTS", "INJECTION_SENTENCE", "SYNONYMS", "generate", "main"]
 
 # Sidecar metadata per document (relative POSIX path -> title/kind/published_on).
 DOCUMENTS: dict[str, dict[str, str]] = data.documents()
 
 # Facts that differ between documents (used by tests and golden questions).
 FACTS: dict[str, dict[str, str]] = data.facts()
+
+# Synonym and acronym groups for the sample corpus's vocabulary (the synonyms expansion's ablation row).
+SYNONYMS = pathlib.Path(__file__).with_name("synonyms.yaml")
 
 # The supplier FAQ hides this sentence inside an answer, to test prompt-injection handling.
 INJECTION_SENTENCE: str = FACTS["acme/hq/supplier-faq.md"]["prompt_injection_sentence"]

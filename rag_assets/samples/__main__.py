@@ -2,6 +2,6 @@
 
 import sys
 
-from . import main
+from rag_assets.samples import main
 
 sys.exit(main())

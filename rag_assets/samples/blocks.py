@@ -9,7 +9,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, Spacer, Table
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from . import styles
+from rag_assets.samples import styles
 
 # A block is a tuple whose first item is its kind, e.g. ("h2", "3.1", "Health Insurance").
 Block = tuple[Any, ...]

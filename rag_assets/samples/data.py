@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from .blocks import Block
+from rag_assets.samples.blocks import Block
 
 # Every data file lives in one folder, registered as package data in pyproject.toml.
 _DOCUMENTS = resources.files(__package__).joinpath("documents")

@@ -12,8 +12,8 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen import canvas as rl_canvas
 from reportlab.platypus import Frame
 
-from . import styles
-from .blocks import Block, render
+from rag_assets.samples import styles
+from rag_assets.samples.blocks import Block, render
 
 
 def scan_image(lines: Sequence[tuple[str, int]]) -> Image.Image:

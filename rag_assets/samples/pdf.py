@@ -9,8 +9,8 @@ from reportlab.lib.pagesizes import LETTER
 from reportlab.pdfgen import canvas as rl_canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
 
-from . import styles
-from .blocks import Block, Heading, render
+from rag_assets.samples import styles
+from rag_assets.samples.blocks import Block, Heading, render
 
 
 def roman(n: int) -> str:

@@ -35,3 +35,27 @@ def test_golden_benchmark_is_scheduled_nightly():
 def test_sensor_and_job_are_registered():
     assert defs.resolve_job_def("ingest_job") is not None
     assert defs.resolve_sensor_def("inbox_sensor").job_name == "ingest_job"
+
+
+def test_the_nightly_benchmark_runs_the_spec_that_rag_ask_and_the_api_serve(tmp_path):
+    from rag_assets.definitions import build_resources
+    from rag_assets.settings import load_settings
+
+    synonyms = tmp_path / "synonyms.yaml"
+    synonyms.write_text("- [PO, purchase order]\n")
+    settings = load_settings({"RAG_HOME": str(tmp_path), "RAG_CANDIDATES": "70", "RAG_RERANK_DEPTH": "40",
+                              "RAG_BM25_K1": "1.4", "RAG_BM25_B": "0.6", "RAG_EXPAND": "synonyms",
+                              "RAG_SYNONYMS": str(synonyms), "RAG_ANSWER_THRESHOLD": "0.6"})
+    assert build_resources(settings)["pipeline"].spec() == settings.pipeline()
+    # And the Definitions object the UI and the schedule load is built from the process's own settings.
+    assert defs.resources["pipeline"].spec() == load_settings().pipeline()
+
+
+def test_the_pipeline_resource_has_exactly_the_spec_fields():
+    import dataclasses
+
+    from rag_assets.resources import PipelineResource
+    from rag_serving.spec import PipelineSpec
+
+    fields = set(PipelineResource.model_fields) - {"api_key"}
+    assert fields == {f.name for f in dataclasses.fields(PipelineSpec)}

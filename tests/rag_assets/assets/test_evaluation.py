@@ -6,8 +6,9 @@ from pathlib import Path
 from dagster import DagsterInstance, materialize
 
 from rag_assets.assets.evaluation import ablation_table, golden_eval_runs, threshold_sweep
-from rag_assets.resources import EmbedderResource, GeneratorResource, PostgresResource
-from rag_serving import db
+from rag_assets.resources import EmbedderResource, PipelineResource, PostgresResource
+from rag_serving.spec import DEFAULT_SPEC
+from rag_serving.store import bootstrap as db
 
 GOLDEN = Path(__file__).resolve().parents[3] / "golden"
 
@@ -18,9 +19,8 @@ def test_golden_ablation_materializes_and_stores_one_row_per_configuration(corpu
         [golden_eval_runs, ablation_table],
         instance=DagsterInstance.ephemeral(),
         resources={"database": PostgresResource(url=corpus_db), "embedder": EmbedderResource(name="minilm"),
-                   "generator": GeneratorResource()},
-        run_config={"ops": {"golden_eval_runs": {"config": {"split": "all", "golden": str(tmp_path), "threshold": 0.6,
-                                                             "rows": "shipped"}}}},
+                   "pipeline": PipelineResource.of(DEFAULT_SPEC.replace(threshold=0.6))},
+        run_config={"ops": {"golden_eval_runs": {"config": {"split": "all", "golden": str(tmp_path), "rows": "shipped"}}}},
     )
     assert result.success
     table = result.asset_materializations_for_node("ablation_table")[0].metadata["table"].value
@@ -35,6 +35,13 @@ def test_golden_ablation_materializes_and_stores_one_row_per_configuration(corpu
         "learned + grounding check, confidence routing ≥ 0.6", "full pipeline as configured"]
     assert all(r["source"] == "dagster" and r["n"] == 16 for r in rows[-5:])
     # The x200 file has no no-answer cases: the false-answer rate is undefined there, over-abstention is not.
+    # The last row is the pipeline resource's spec, and the asset says which one it ran.
+    spec = DEFAULT_SPEC.replace(threshold=0.6)
+    metadata = result.asset_materializations_for_node("golden_eval_runs")[0].metadata
+    assert metadata["pipeline"].value == spec.digest
+    with db.connect(corpus_db) as conn:
+        assert conn.execute("SELECT config_digest FROM eval_runs ORDER BY id DESC LIMIT 1").fetchone()[
+            "config_digest"] == spec.digest
     routing = rows[-2]["summary"]
     assert routing["false_answer_rate"] is None and 0.0 <= routing["over_abstention_rate"] <= 1.0
 
@@ -46,7 +53,7 @@ def test_threshold_sweep_materializes_a_table_and_a_chosen_threshold(corpus_db, 
         [threshold_sweep],
         instance=DagsterInstance.ephemeral(),
         resources={"database": PostgresResource(url=corpus_db), "embedder": EmbedderResource(name="minilm"),
-                   "generator": GeneratorResource()},
+                   "pipeline": PipelineResource.of(DEFAULT_SPEC)},
         run_config={"ops": {"threshold_sweep": {"config": {"split": "all", "golden": str(tmp_path)}}}},
     )
     assert result.success

@@ -7,9 +7,9 @@ from dagster import DagsterInstance, materialize
 
 from rag_assets.assets.ingest import chunks, ingest_assets, pages, sections, source_documents
 from rag_assets.partitions import files_partitions
-from rag_assets.pipeline import register_file
+from rag_assets.ingest.registration import register_file
 from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
-from rag_assets.runner import Target, ingest_targets
+from rag_assets.ingest.runner import Target, ingest_targets
 from tests.pdfs import encrypted, pdf_with_image_page, text_pdf, zero_page_pdf
 
 HANDBOOK_V1 = text_pdf(
@@ -219,7 +219,7 @@ def test_asset_functions_run_as_a_small_graph_with_swapped_resources(database_ur
 
 
 def test_invalid_tenant_id_is_refused_naming_the_field(database_url, conn, tmp_path):
-    from rag_assets.pipeline import RegistrationError
+    from rag_assets.ingest.registration import RegistrationError
 
     with pytest.raises(RegistrationError, match="organization_id 'Acme Corp' is invalid"):
         register_file(conn, write(tmp_path, "a.md", b"# A\n"), organization_id="Acme Corp", rooftop_id="hq",
@@ -251,7 +251,7 @@ def test_published_chunks_have_vectors_and_bm25_postings(database_url, conn, tmp
 
 
 def test_token_vectors_are_stored_per_chunk_and_reused_for_unchanged_bodies(database_url, conn, tmp_path):
-    from rag_serving.tokenization import load_tokenizer
+    from rag_serving.models.tokenization import load_tokenizer
 
     path = write(tmp_path, "handbook.pdf", HANDBOOK_V1)
     minilm = {"embedder": EmbedderResource(name="minilm")}

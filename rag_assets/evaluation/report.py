@@ -1,0 +1,69 @@
+"""Ablation results as Markdown tables and as eval_runs rows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+def rate_cell(row: dict, name: str) -> str:
+    """A rate with its 95% interval, e.g. "0.077 [0.000, 0.231]"."""
+    value, ci = row.get(name), row.get(f"{name}_ci")
+    if value is None:
+        return "n/a"
+    return f"{value:.3f} [{ci[0]:.3f}, {ci[1]:.3f}]"
+
+
+def markdown(result: dict) -> str:
+    lines = [
+        "| configuration | hit@10 | MRR@10 | NDCG@10 | false-answer rate | over-abstention rate | correct | clarified | "
+        "p50 ms | p95 ms |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for row in result["rows"]:
+        lines.append(f"| {row['config']} | {row['hit@10']:.3f} | {row['mrr@10']:.3f} | {row['ndcg@10']:.3f} | "
+                     f"{rate_cell(row, 'false_answer_rate')} | {rate_cell(row, 'over_abstention_rate')} | "
+                     f"{rate_cell(row, 'correct_rate')} | {rate_cell(row, 'clarified_rate')} | {row['p50_ms']} | "
+                     f"{row['p95_ms']} |")
+    lines.append("")
+    lines.append("| configuration | vs | metric | better / worse / same | mean Δ | 95% CI | |")
+    lines.append("|---|---|---|---|---|---|---|")
+    for row in result["rows"]:
+        for c in row["comparisons"]:
+            verdict = "significant" if c["significant"] else "not significant"
+            lines.append(f"| {row['config']} | {c['against']} | {c['metric']} | {c['better']} / {c['worse']} / {c['same']} | "
+                         f"{c['mean_diff']:+.3f} | [{c['low']:+.3f}, {c['high']:+.3f}] | {verdict} |")
+    return "\n".join(lines)
+
+
+def store(conn, result: dict, source: str) -> list[int]:
+    """One eval_runs row per configuration of an ablation result."""
+    from psycopg.types.json import Jsonb
+
+    from rag_assets.evaluation.queries import sql_text
+
+    ids = []
+    for row in result["rows"]:
+        summary = {k: v for k, v in row.items() if k not in ("cases", "comparisons")}
+        summary.update({"embedder": result.get("embedder"), "chunking": result.get("chunking")})
+        ids.append(conn.execute(sql_text("insert_eval_run"), (result.get("commit", "unknown"), source, result.get("split", "dev"),
+                                                  row["config"], row["digest"], Jsonb(summary), Jsonb(row["cases"]),
+                                                  Jsonb(row["comparisons"]))).fetchone()["id"])
+    return ids
+
+
+def save_result(name: str, body: str, command: str, folder: Path | None = None) -> Path:
+    """benchmarks/results/<date>-<name>.md: what a command printed, headed by the command, date, commit and machine,
+    so every number in the docs can point at the file that holds it."""
+    import datetime as dt
+    import os
+    import re
+
+    from rag_assets.evaluation.provenance import REPO_ROOT, git_commit
+
+    folder = folder or REPO_ROOT / "benchmarks" / "results"
+    folder.mkdir(parents=True, exist_ok=True)
+    today = dt.date.today().isoformat()
+    path = folder / f"{today}-{re.sub(r'[^a-z0-9]+', '-', name.lower()).strip('-')}.md"
+    header = (f"# {name}\n\n- command: `{command}`\n- date: {today}\n- commit: {git_commit()}\n"
+              f"- machine: {os.cpu_count()} cores\n\n")
+    path.write_text(header + body.rstrip() + "\n", encoding="utf-8")
+    return path

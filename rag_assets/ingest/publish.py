@@ -1,0 +1,73 @@
+"""The last steps: BM25 postings and the HNSW index, then the atomic switch that makes a version live."""
+
+from __future__ import annotations
+
+import time
+
+import psycopg
+
+from rag_assets.ingest import queries as q
+from rag_assets.ingest.registration import sha256_hex
+from rag_assets.ingest.steps import StepReport, building_documents
+
+def hnsw_index_name(model: str) -> str:
+    return "chunks_hnsw_" + sha256_hex(model)[:12]
+
+
+def ensure_vector_index(conn: psycopg.Connection, model: str, dim: int) -> bool:
+    """HNSW (cosine) over this model's vectors; partial, so vectors of another model never enter it."""
+    from psycopg import sql
+
+    name = hnsw_index_name(model)
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (q.INDEX_LOCK_KEY,))
+        if conn.execute("SELECT 1 FROM pg_indexes WHERE indexname = %s", (name,)).fetchone():
+            return False
+        conn.execute(
+            sql.SQL(
+                "CREATE INDEX {name} ON chunks USING hnsw ((embedding::vector({dim})) vector_cosine_ops) "
+                "WHERE embedding_model = {model}"
+            ).format(name=sql.Identifier(name), dim=sql.Literal(dim), model=sql.Literal(model))
+        )
+    return True
+
+
+def indexes_step(conn: psycopg.Connection, sha: str, model: str, dim: int, run_id: str | None = None) -> StepReport:
+    """BM25 postings and lengths for the built documents; the vector index for the model if missing."""
+    started = time.perf_counter()
+    docs = building_documents(conn, sha)
+    report = StepReport(documents=len(docs))
+    for doc in docs:
+        with conn.transaction():
+            conn.execute(q.DELETE_POSTINGS, (doc["id"],))
+            conn.execute(q.INSERT_POSTINGS, ([doc["id"]],))
+            conn.execute(q.SET_BM25_LENGTHS, ([doc["id"]],))
+        report.add("postings", conn.execute(q.COUNT_POSTINGS, (doc["id"],)).fetchone()["n"])
+    if docs:
+        report.add("vector_index_created", int(ensure_vector_index(conn, model, dim)))
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def publish_step(conn: psycopg.Connection, sha: str, run_id: str | None = None) -> StepReport:
+    """Make each built version live and retire the version it replaces, in one transaction per source."""
+    started = time.perf_counter()
+    docs = building_documents(conn, sha)
+    report = StepReport(documents=len(docs))
+    for doc in docs:
+        with conn.transaction():
+            conn.execute(q.LOCK_SOURCE, (doc["organization_id"], doc["rooftop_id"], doc["source_path"]))
+            old = conn.execute(
+                q.SUPERSEDE_LIVE, (doc["organization_id"], doc["rooftop_id"], doc["source_path"], doc["id"])
+            ).fetchall()
+            old_ids = [r["id"] for r in old]
+            if old_ids:
+                conn.execute(q.DELETE_SUPERSEDED_CHUNKS, (old_ids,))
+                conn.execute(q.DELETE_SUPERSEDED_SECTIONS, (old_ids,))
+                conn.execute(q.DELETE_SUPERSEDED_PAGES, (old_ids,))
+            conn.execute(q.MARK_LIVE, (doc["id"],))
+            conn.execute(q.REFRESH_BM25_STATS, (doc["organization_id"], doc["rooftop_id"]))
+        report.add("replaced", len(old_ids))
+        report.add("published", 1)
+    report.seconds = time.perf_counter() - started
+    return report

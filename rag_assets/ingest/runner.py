@@ -1,0 +1,171 @@
+"""Runs the ingest graph for a batch of files, one Dagster run per file partition, so a bad file fails alone."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dagster import DagsterInstance, materialize
+
+from rag_serving.store import catalog
+from rag_serving.store import bootstrap as db
+
+from rag_assets.assets.ingest import ingest_assets
+from rag_assets.ingest.extraction import SUFFIX_TYPES, IngestError
+from rag_assets.partitions import files_partitions
+from rag_assets.ingest.registration import RegistrationError, register_file
+
+# The runner prints its own one-line outcome per file; Dagster's event log keeps the details.
+QUIET_RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
+
+DOCUMENT_RESULT = """
+SELECT status, page_count,
+       (SELECT count(*) FROM chunks WHERE document_id = d.id) AS chunks,
+       (SELECT count(*) FROM sections WHERE document_id = d.id) AS sections
+FROM documents d WHERE id = %s"""
+
+
+@dataclass(frozen=True)
+class Target:
+    path: Path
+    organization_id: str
+    rooftop_id: str
+    source_path: str
+
+
+@dataclass
+class FileOutcome:
+    target: Target
+    state: str  # new | changed | retry | unchanged | failed
+    document_id: str | None = None
+    sha256: str | None = None
+    message: str = ""
+    pages: int = 0
+    seconds: float = 0.0
+    steps: dict[str, dict] = field(default_factory=dict)  # asset name -> its materialization metadata
+
+
+@dataclass
+class BatchResult:
+    outcomes: list[FileOutcome] = field(default_factory=list)
+
+    def count(self, state: str) -> int:
+        return sum(o.state == state for o in self.outcomes)
+
+    @property
+    def ingested(self) -> int:
+        return sum(o.state in ("new", "changed", "retry") for o in self.outcomes)
+
+    @property
+    def pages(self) -> int:
+        return sum(o.pages for o in self.outcomes if o.state != "failed")
+
+
+def tenant_folder_targets(root: Path) -> list[Target]:
+    """Every supported file under root/<organization>/<rooftop>/..., its source path relative to the rooftop folder."""
+    targets = []
+    if not root.is_dir():
+        return targets
+    for org_dir in sorted(p for p in root.iterdir() if p.is_dir()):
+        for rooftop_dir in sorted(p for p in org_dir.iterdir() if p.is_dir()):
+            for path in sorted(rooftop_dir.rglob("*")):
+                if path.is_file() and path.suffix.lower() in SUFFIX_TYPES:
+                    targets.append(Target(path, org_dir.name, rooftop_dir.name, path.relative_to(rooftop_dir).as_posix()))
+    return targets
+
+
+def path_targets(paths: list[Path], organization_id: str, rooftop_id: str) -> list[Target]:
+    targets = []
+    for path in paths:
+        if path.is_dir():
+            targets += [
+                Target(p, organization_id, rooftop_id, p.relative_to(path).as_posix())
+                for p in sorted(path.rglob("*"))
+                if p.is_file() and p.suffix.lower() in SUFFIX_TYPES
+            ]
+        else:
+            targets.append(Target(path, organization_id, rooftop_id, path.name))
+    return targets
+
+
+def _step_metadata(result) -> dict[str, dict]:
+    out = {}
+    for event in result.get_asset_materialization_events():
+        materialization = event.event_specific_data.materialization
+        out[materialization.asset_key.path[-1]] = {k: v.value for k, v in materialization.metadata.items()}
+    return out
+
+
+def _failure_message(result) -> str:
+    for event in result.all_events:
+        if event.is_step_failure and event.step_failure_data and event.step_failure_data.error:
+            return event.step_failure_data.error.message.strip().splitlines()[-1]
+    return "run failed; see the Dagster UI"
+
+
+def ingest_targets(
+    targets: list[Target],
+    *,
+    url: str,
+    resources: dict,
+    instance: DagsterInstance,
+    kind: str | None = None,
+    published_on: str | None = None,
+    say: Callable[[str], None] = lambda line: None,
+) -> BatchResult:
+    batch = BatchResult()
+    digest = resources["chunker"].digest(resources["tokenizer"].load())
+    width = len(str(len(targets)))
+    pad = " " * (2 * width + 4)
+    with db.connect(url, autocommit=True) as conn:
+        for i, t in enumerate(targets, start=1):
+            label = f"[{i:>{width}}/{len(targets)}] {t.organization_id}/{t.rooftop_id} {t.source_path}"
+            try:
+                reg = register_file(
+                    conn, t.path, organization_id=t.organization_id, rooftop_id=t.rooftop_id,
+                    source_path=t.source_path, digest=digest, kind=kind, published_on=published_on,
+                )
+            except (RegistrationError, IngestError, OSError) as exc:
+                batch.outcomes.append(FileOutcome(t, "failed", message=str(exc)))
+                say(f"{label}: FAILED to register: {exc}")
+                continue
+            if reg.state == "unchanged":
+                batch.outcomes.append(FileOutcome(t, "unchanged", reg.document_id, reg.sha256))
+                say(f"{label}: unchanged (sha256 {reg.sha256[:12]} already live), skipped")
+                continue
+            say(f"{label}: {reg.state}, sha256 {reg.sha256[:12]}")
+            if not instance.has_dynamic_partition(files_partitions.name, reg.sha256):
+                instance.add_dynamic_partitions(files_partitions.name, [reg.sha256])
+            t0 = time.perf_counter()
+            result = materialize(
+                ingest_assets,
+                partition_key=reg.sha256,
+                instance=instance,
+                resources=resources,
+                run_config=QUIET_RUN_CONFIG,
+                tags={"rag/organization": t.organization_id, "rag/rooftop": t.rooftop_id, "rag/source": t.source_path},
+                raise_on_error=False,
+            )
+            seconds = time.perf_counter() - t0
+            row = conn.execute(DOCUMENT_RESULT, (reg.document_id,)).fetchone()
+            notes = catalog.recent_errors(conn, limit=50, document_id=reg.document_id)
+            if result.success and row and row["status"] == "live":
+                pages = row["page_count"] or 0
+                steps = _step_metadata(result)
+                batch.outcomes.append(FileOutcome(t, reg.state, reg.document_id, reg.sha256, pages=pages,
+                                                  seconds=seconds, steps=steps))
+                cache = steps.get("embeddings", {})
+                say(f"{pad}live: {pages} pages, {row['sections']} sections, {row['chunks']} chunks "
+                    f"in {seconds:.1f} s ({pages / seconds:.1f} pages/s); embedding cache "
+                    f"{cache.get('cache_hits', 0)} hits / {cache.get('cache_misses', 0)} misses")
+                for n in notes:
+                    if n["severity"] == "warning":
+                        say(f"{pad}warning: {n['message']}")
+            else:
+                errors = [n for n in notes if n["severity"] == "error"]
+                message = errors[0]["message"] if errors else _failure_message(result)
+                batch.outcomes.append(FileOutcome(t, "failed", reg.document_id, reg.sha256, message, seconds=seconds))
+                say(f"{pad}FAILED (run {result.run_id[:8]}): {message}")
+    return batch

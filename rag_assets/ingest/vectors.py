@@ -1,0 +1,86 @@
+"""The vector steps: a dense vector per chunk through the embedding cache, and per-token vectors for late interaction."""
+
+from __future__ import annotations
+
+import time
+
+import psycopg
+
+from rag_assets.ingest import queries as q
+from rag_assets.ingest.steps import StepReport, building_documents
+
+def embeddings_step(conn: psycopg.Connection, sha: str, embedder, run_id: str | None = None) -> StepReport:
+    """Vectors for every chunk of the built documents, through the cache."""
+    from pgvector.psycopg import register_vector
+
+    from rag_assets.ingest.embedding_cache import embed_cached
+
+    started = time.perf_counter()
+    docs = building_documents(conn, sha)
+    report = StepReport(documents=len(docs))
+    register_vector(conn)
+    for doc in docs:
+        rows = conn.execute(q.SELECT_CHUNK_BODIES, (doc["id"],)).fetchall()
+        vectors, stats = embed_cached(conn, embedder, [r["body"] for r in rows])
+        with conn.transaction(), conn.cursor() as cur:
+            cur.executemany(q.SET_CHUNK_EMBEDDING, [(v, embedder.model, r["id"]) for r, v in zip(rows, vectors)])
+            cur.execute(q.SET_DOCUMENT_EMBEDDING_MODEL, (embedder.model, doc["id"]))
+        report.add("vectors", len(rows))
+        report.add("cache_hits", stats.hits)
+        report.add("cache_misses", stats.misses)
+        report.counts["embed_ms"] = report.counts.get("embed_ms", 0) + int(stats.embed_seconds * 1000)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def store_token_vectors(conn: psycopg.Connection, encoder, rows: list[dict], report: StepReport, batch: int = 64) -> None:
+    """Encode and store the token vectors of chunk rows (id, body, body_sha256, organization_id, rooftop_id)."""
+    from rag_serving.search.late_interaction import pack
+
+    for offset in range(0, len(rows), batch):
+        part = rows[offset : offset + batch]
+        encoded = [pack(v) for v in encoder.token_vectors([r["body"] for r in part])]
+        with conn.transaction(), conn.cursor() as cur:
+            cur.executemany(q.INSERT_TOKEN_VECTORS, [
+                (r["id"], encoder.model, r["organization_id"], r["rooftop_id"], r["body_sha256"], p.tokens, p.dim,
+                 p.vectors, p.scales) for r, p in zip(part, encoded)])
+        report.add("encoded", len(part))
+        report.add("tokens", sum(p.tokens for p in encoded))
+        report.add("bytes", sum(p.nbytes for p in encoded))
+
+
+def token_vectors_step(conn: psycopg.Connection, sha: str, encoder, run_id: str | None = None) -> StepReport:
+    """Per-token vectors for late interaction, int8-packed, for the file's chunks that lack them: the version being
+    built, and the live one (so re-materializing this asset backfills a database ingested before it existed).
+    Unchanged bodies reuse stored vectors. An embedder without token vectors (hashed TF-IDF, TEI) stores none."""
+    from rag_serving.search.late_interaction import TokenEncoder
+
+    started = time.perf_counter()
+    docs = conn.execute(q.SELECT_BUILDING_OR_LIVE_FOR_FILE, (sha,)).fetchall()
+    report = StepReport(documents=len(docs))
+    if not isinstance(encoder, TokenEncoder):
+        report.warnings.append(f"{encoder.model} has no token vectors; late interaction encodes candidates at query time")
+        report.seconds = time.perf_counter() - started
+        return report
+    for doc in docs:
+        args = {"document": doc["id"], "model": encoder.model}
+        with conn.transaction():
+            report.add("reused", conn.execute(q.COPY_TOKEN_VECTORS, args).rowcount)
+        store_token_vectors(conn, encoder, conn.execute(q.SELECT_CHUNKS_FOR_TOKEN_VECTORS, args).fetchall(), report)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def backfill_token_vectors(conn: psycopg.Connection, encoder) -> StepReport:
+    """Token vectors for every live chunk that lacks them (a database ingested before late interaction existed,
+    or rows a benchmark inserted directly)."""
+    from rag_serving.search.late_interaction import TokenEncoder
+
+    started = time.perf_counter()
+    report = StepReport()
+    if not isinstance(encoder, TokenEncoder):
+        return report
+    store_token_vectors(conn, encoder, conn.execute(q.SELECT_LIVE_CHUNKS_WITHOUT_TOKEN_VECTORS,
+                                                    {"model": encoder.model}).fetchall(), report)
+    report.seconds = time.perf_counter() - started
+    return report

@@ -1,0 +1,128 @@
+"""Question to response in one tenant session: retrieve, weigh the evidence, route, generate, check, fall back to the web only where allowed."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from tokenizers import Tokenizer
+
+from rag_serving.answer.evidence import Evidence, assess
+from rag_serving.answer.generators import SYSTEM_PROMPT, Generator
+from rag_serving.answer.grounding import SupportCheck, check
+from rag_serving.answer.parents import ParentPlan, parents, pin_pages
+from rag_serving.answer.responses import ABSTAIN_MESSAGE, UNVERIFIED_MESSAGE, Response, Source
+from rag_serving.answer.routing import INJECTION_MESSAGE, decide
+from rag_serving.answer.vectors import SentenceVectors
+from rag_serving.answer.websearch import WebSearch, WebSearchError, allowed_for, internal_reason, log_fallback
+from rag_serving.search.hits import Filters, Hit
+from rag_serving.search.pipeline import Searcher
+from rag_serving.search.query import Query
+from rag_serving.search.rewriting import Rewrite, Rewriter
+from rag_serving.store.sessions import Session
+
+WEB_MESSAGE = "The documents don't cover this. These web results may help; they are not from your documents."
+
+
+def search_text(question: str, history: Sequence[str]) -> str:
+    """Without a rewriter, a follow-up is searched with its history prepended."""
+    return " ".join([*history, question]) if history else question
+
+
+class Answerer:
+    """The answer half of a pipeline; built by rag_serving.wiring from a spec, never by hand in serving code."""
+
+    def __init__(self, searcher: Searcher, generator: Generator, vectors: SentenceVectors, *, threshold: float,
+                 context_chunks: int, routing: bool = True, web: WebSearch | None = None,
+                 support: SupportCheck | None = None, rewriter: Rewriter | None = None,
+                 parent_plan: ParentPlan | None = None, tokenizer: Tokenizer | None = None,
+                 pipeline: str | None = None):
+        self.searcher, self.generator, self.vectors = searcher, generator, vectors
+        self.threshold, self.context_chunks, self.routing = threshold, context_chunks, routing
+        self.web, self.support, self.rewriter = web, support, rewriter
+        self.parent_plan, self.tokenizer = parent_plan, tokenizer  # no plan: the generator reads the hit chunks
+        self.pipeline = pipeline  # the spec digest every response carries
+
+    def prepare(self, question: str, history: Sequence[str] = ()) -> tuple[Query, Rewrite | None]:
+        """What to search for: the rewritten follow-up, or the question with its history prepended (no database)."""
+        rewrite = self.rewriter.rewrite(question, history) if self.rewriter and history else None
+        return self.searcher.query(rewrite.question if rewrite else search_text(question, history)), rewrite
+
+    def ask(self, session: Session, question: str, *, history: Sequence[str] = (),
+            filters: Filters | None = None) -> Response:
+        started = time.perf_counter()
+        query, rewrite = self.prepare(question, history)
+        hits = [] if rewrite and rewrite.clarify else self.searcher.search(session, query, k=self.context_chunks,
+                                                                           filters=filters)
+        return self.respond(session, question, query, hits, history=history, started=started, rewrite=rewrite)
+
+    def respond(self, session: Session, question: str, query: Query, hits: Sequence[Hit], *,
+                history: Sequence[str] = (), started: float | None = None, rewrite: Rewrite | None = None) -> Response:
+        """The response to question given its retrieved chunks (best first; the first context_chunks are used).
+        Evidence is weighed against the searched query (a rewrite stands alone); a CLARIFY reply is asked back."""
+        started = time.perf_counter() if started is None else started
+        hits = list(hits[: self.context_chunks])
+        evidence = assess(query, hits, self.vectors)
+        closest = [Source.of(h, h.body[:300]) for h in hits[:3]]
+        base = {"question": question, "confidence": evidence.confidence, "sources": closest,
+                "evidence": evidence.features(), "generator": self.generator.name, "model": self.generator.model,
+                "pipeline": self.pipeline}
+        if rewrite:
+            base["evidence"]["rewrite"] = {"question": rewrite.question, "clarify": rewrite.clarify,
+                                           "error": rewrite.error}
+
+        def done(**fields) -> Response:
+            return Response(**{**base, **fields}, took_ms=round((time.perf_counter() - started) * 1000, 1))
+
+        if rewrite and rewrite.clarify and self.routing:
+            return done(route="clarify", clarifying_question=rewrite.clarify, message=rewrite.clarify)
+        # A rewritten question stands alone: referring words in it no longer point at the conversation.
+        decision = decide(evidence, hits, threshold=self.threshold if self.routing else 0.0,
+                          has_history=bool(history) and not (rewrite and rewrite.changed))
+        base["evidence"]["reason"] = decision.reason
+        if decision.route == "clarify" and self.routing:
+            return done(route="clarify", clarifying_question=decision.clarifying_question,
+                        message=decision.clarifying_question)
+        if decision.route == "abstain" and evidence.question.injection:
+            return done(route="abstain", message=INJECTION_MESSAGE)
+        if decision.route == "abstain" and self.routing:
+            return self._fallback(session, question, evidence, done)
+        context = self._context(session, hits)
+        if context is hits:
+            draft = self.generator.answer(query.text, hits, evidence=evidence)
+        else:
+            # Evidence was weighed on the chunks; with parent sections the generator picks from the larger context.
+            wider = assess(query, context, self.vectors) if self.generator.reads_evidence else None
+            draft = pin_pages(session, self.generator.answer(query.text, context, evidence=wider), hits, context)
+        base.update(generator=draft.generator, model=draft.model)
+        if draft.refused:
+            return done(route="abstain", message="The model declined to answer this question.")
+        if draft.abstained or not draft.sentences:
+            return done(route="abstain", message=ABSTAIN_MESSAGE)
+        # Every retrieved chunk stays citable: a hit whose section another hit already brought is not in context.
+        shown = {h.chunk_id for h in context}
+        citable = [*context, *(h for h in hits if h.chunk_id not in shown)]
+        grounding = check(draft, citable, system_prompt=SYSTEM_PROMPT, support=self.support)
+        if grounding.passed or not self.routing:
+            return done(route="answer", answer=draft.sentences, grounding=grounding)
+        return done(route="answer", grounding=grounding, message=UNVERIFIED_MESSAGE)
+
+    def _context(self, session: Session, hits: list[Hit]) -> list[Hit]:
+        if self.parent_plan is None or not hits or self.tokenizer is None:
+            return hits
+        return parents(session, hits, self.tokenizer, self.parent_plan)
+
+    def _fallback(self, session: Session, question: str, evidence: Evidence, done) -> Response:
+        if self.web is None or not allowed_for(session):
+            return done(route="abstain", message=ABSTAIN_MESSAGE)
+        reason = internal_reason(question, evidence, session.tenant)
+        if reason:
+            return done(route="abstain", message=ABSTAIN_MESSAGE, evidence={**evidence.features(), "web_withheld": reason})
+        try:
+            results, error = self.web.search(question), None
+        except WebSearchError as exc:
+            results, error = [], str(exc)
+        log_fallback(session, question, self.web.name, len(results), error)
+        if not results:
+            return done(route="abstain", message=ABSTAIN_MESSAGE)
+        return done(route="web", web_results=results, message=WEB_MESSAGE)

@@ -1,0 +1,257 @@
+"""Evidence that retrieved text answers a question: key-term coverage, the expected kind of answer, mismatched years and codes, and the confidence score built from them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+from rag_serving.answer.sentences import split_sentences
+from rag_serving.answer.text import stemmer, stems, words
+from rag_serving.answer.vectors import SentenceVectors
+from rag_serving.search.hits import Hit
+from rag_serving.search.query import Query
+
+AnswerKind = Literal["number", "date", "person", "reason", "any"]
+
+_YEAR = re.compile(r"\b(19|20)\d\d\b")
+# Identifiers: part numbers, error codes, memo numbers, model names (letters and digits mixed).
+_IDENTIFIER = re.compile(r"\b(?=[A-Za-z0-9-]*[A-Za-z])(?=[A-Za-z0-9-]*\d)[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*\b")
+_NUMBER = re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(thir|four|fif|six|seven|eigh|nine)teen|"
+                     r"(twen|thir|for|fif|six|seven|eigh|nine)ty|hundred|thousand|million|half|once|twice|daily|weekly|"
+                     r"monthly|annually)\b", re.I)
+_MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|"
+           "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|monday|tuesday|wednesday|thursday|friday|saturday|sunday")
+_DATE = re.compile(rf"\b({_MONTHS})\b|\b(19|20)\d\d\b|\d{{1,2}}/\d{{1,2}}", re.I)
+_PERSON = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+")
+_NUMBER_Q = re.compile(r"\bhow (many|much|long|often|far|old|soon|large|big|heavy|fast)\b|\bwhat (percentage|percent|"
+                       r"number|amount|fee|price|cost|rate|limit|maximum|minimum|temperature|phone|extension)\b", re.I)
+_DATE_Q = re.compile(r"^\s*when\b|\bwhat (date|day|year|month|time)\b|\bwhich (date|day|year|month)\b|\bdeadline\b", re.I)
+_REASON_Q = re.compile(r"^\s*why\b|\bwhat (was|is) the reason\b|\bhow come\b", re.I)
+_REASON = re.compile(r"\b(because|due to|owing to|so that|in order to|as a result|reason|since|to (avoid|prevent|protect|"
+                     r"reduce|allow|ensure|keep|comply))\b", re.I)
+_PERSON_Q = re.compile(r"^\s*who\b|\bwhose\b|\bwhich (person|manager)\b", re.I)
+# Words that shape a question but are never what it is about.
+_QUESTION_WORDS = frozenset(
+    "what which who whom whose when where why how does do did is are was were can could should would will shall may "
+    "might must please tell explain describe give list say says according document documents doc docs".split()
+)
+# Requests aimed at the assistant's rules rather than the documents.
+INJECTION = re.compile(
+    r"\b(ignore|disregard|forget|override)\b[^.?!]{0,40}\b(instructions?|rules|prompt|guidelines)\b|"
+    r"\b(system|hidden|secret|initial)\s+(prompt|instructions?)\b|\breveal\b[^.?!]{0,30}\b(prompt|instructions?)\b",
+    re.I,
+)
+REFERRING = frozenset("it that this they those these them he she its their there".split())
+
+
+@dataclass(frozen=True)
+class QuestionProfile:
+    text: str
+    key_terms: tuple[str, ...]  # stems the answer's passage should contain
+    strict_terms: tuple[str, ...]  # years and identifiers: a passage without them is about something else
+    kind: AnswerKind
+    injection: bool
+    referring: bool  # leans on an earlier turn ("does that apply …")
+
+    @property
+    def vague(self) -> bool:
+        return len(self.key_terms) < 2
+
+
+def proper_names(text: str) -> list[str]:
+    """Capitalized words not opening a sentence (a place, product or site such as "South Yard"), possessives
+    stripped; months, question words and "I" forms are not names."""
+    names = []
+    for sentence in re.split(r"(?<=[.?!])\s+", text):
+        for token in words(sentence)[1:]:
+            token = re.sub(r"['’]s$", "", token)
+            if (len(token) > 2 and token[:1].isupper() and token[1:].islower() and token.isalpha()
+                    and not re.fullmatch(_MONTHS, token, re.I) and token.lower() not in _QUESTION_WORDS):
+                names.append(token)
+    return names
+
+
+def profile(question: str) -> QuestionProfile:
+    # "what's" and "Acme's" lose the 's so the stopword and question-word lists see the word itself.
+    tokens = [re.sub(r"['’]s$", "", w.lower()) for w in words(question)]
+    content = [t for t in tokens if t not in ENGLISH_STOP_WORDS and t not in _QUESTION_WORDS]
+    key = tuple(dict.fromkeys(stemmer().stemWords(content)))
+    strict = tuple(dict.fromkeys(
+        [m.group(0).lower() for m in _YEAR.finditer(question)]
+        + [m.group(0).lower() for m in _IDENTIFIER.finditer(question) if not _YEAR.fullmatch(m.group(0))]
+        + [w.lower() for w in proper_names(question)]
+    ))
+    if _NUMBER_Q.search(question):
+        kind: AnswerKind = "number"
+    elif _DATE_Q.search(question):
+        kind = "date"
+    elif _PERSON_Q.search(question):
+        kind = "person"
+    elif _REASON_Q.search(question):
+        kind = "reason"
+    else:
+        kind = "any"
+    return QuestionProfile(question, key, strict, kind, bool(INJECTION.search(question)),
+                           bool(set(tokens[:4]) & REFERRING) and len(key) <= 3)
+
+
+_LEADERS = re.compile(r"(\.\s*){4,}")
+_HEADING = re.compile(r"^\d+(\.\d+)*\s+\S")
+
+
+def answer_like(sentence: str) -> bool:
+    """Whether a sentence could answer anything: not a contents line with dot leaders, not a bare numbered heading."""
+    if _LEADERS.search(sentence):
+        return False
+    n = len(words(sentence))
+    if n < 3:
+        return False
+    return not (_HEADING.match(sentence) and n <= 8 and not sentence.rstrip().endswith((".", "?", "!")))
+
+
+def has_kind(text: str, kind: AnswerKind) -> bool:
+    if kind == "number":
+        return bool(_NUMBER.search(text))
+    if kind == "date":
+        return bool(_DATE.search(text))
+    if kind == "person":
+        return bool(_PERSON.search(text))
+    if kind == "reason":
+        return bool(_REASON.search(text))
+    return True
+
+
+def coverage(question: QuestionProfile, found: set[str]) -> float:
+    """Share of the question's key terms present; years and identifiers weigh double."""
+    if not question.key_terms:
+        return 0.0
+    weights = {t: (2.0 if t in question.strict_terms else 1.0) for t in question.key_terms}
+    return sum(w for t, w in weights.items() if t in found) / sum(weights.values())
+
+
+def semantic(cosine: float) -> float:
+    """Cosine of MiniLM question and sentence vectors mapped to [0, 1]: unrelated text sits near 0.15, a paraphrase of the answer near 0.6."""
+    return float(np.clip((cosine - 0.15) / 0.5, 0.0, 1.0))
+
+
+@dataclass
+class Candidate:
+    hit: Hit
+    rank: int  # 1-based rank of the hit
+    paragraph: int
+    index: int  # sentence position within the hit
+    text: str
+    cosine: float = 0.0
+    coverage: float = 0.0
+    kind_ok: bool = True
+    score: float = 0.0
+
+
+@dataclass
+class PassageEvidence:
+    hit: Hit
+    rank: int
+    coverage: float
+    kind_ok: bool
+    missing_strict: tuple[str, ...]
+    best_cosine: float
+    score: float
+
+
+@dataclass
+class Evidence:
+    question: QuestionProfile
+    passages: list[PassageEvidence] = field(default_factory=list)
+    candidates: list[Candidate] = field(default_factory=list)
+
+    @property
+    def best(self) -> PassageEvidence | None:
+        return max(self.passages, key=lambda p: (p.score, -p.rank), default=None)
+
+    @property
+    def confidence(self) -> float:
+        """Evidence score in [0, 1] of the best passage (see `assess`)."""
+        best = self.best
+        return round(best.score, 4) if best else 0.0
+
+    def features(self) -> dict:
+        best = self.best
+        return {
+            "confidence": self.confidence,
+            "coverage": round(best.coverage, 3) if best else 0.0,
+            "kind": self.question.kind,
+            "kind_present": best.kind_ok if best else False,
+            "missing_terms": list(best.missing_strict) if best else [],
+            "best_cosine": round(best.best_cosine, 3) if best else 0.0,
+            "passage_rank": best.rank if best else None,
+            "passages_over_half": sum(p.score >= 0.5 for p in self.passages),
+        }
+
+
+SUPERSEDED_FACTOR = 0.8
+_EDITION = re.compile(r"\b(19|20)\d\d\b|\bv?\d+(\.\d+)+\b|\b(edition|version|rev\.?\s*\w+)\b", re.I)
+
+
+def superseded(hits: Sequence[Hit], question: QuestionProfile) -> set[str]:
+    """Documents among the hits that an edition with the same title and a later publication date replaces,
+    unless the question names a year in their title (then it asks about that edition)."""
+    newest: dict[str, Hit] = {}
+    for h in hits:
+        key = " ".join(_EDITION.sub(" ", h.title).lower().split())
+        if h.published_on and (key not in newest or h.published_on > newest[key].published_on):
+            newest[key] = h
+    out = set()
+    for h in hits:
+        key = " ".join(_EDITION.sub(" ", h.title).lower().split())
+        latest = newest.get(key)
+        if latest and h.published_on and h.published_on < latest.published_on:
+            if not any(y in h.title.lower() for y in question.strict_terms):
+                out.add(h.document_id)
+    return out
+
+
+def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passages: int = 5) -> Evidence:
+    """Score each of the top passages: mismatch × kind × (½ coverage + ½ semantic).
+
+    coverage: share of the question's key terms in the passage (with its title and heading);
+    semantic: the best question–sentence cosine in the passage, mapped by `semantic`;
+    kind: 1 when the passage holds the kind of answer asked for (a number for "how many", a date for "when"), else 0.5;
+    mismatch: 0 when a year or identifier the question names is missing from the passage, its title and its file name;
+    an edition replaced by a later one with the same title scores ×0.8 unless the question names its year.
+    """
+    q = profile(query.text)
+    evidence = Evidence(q)
+    top = list(hits[:passages])
+    old = superseded(top, q)
+    candidates: list[Candidate] = []
+    for rank, hit in enumerate(top, start=1):
+        for index, (para, text) in enumerate(split_sentences(hit.body)):
+            if INJECTION.search(text) or not answer_like(text):
+                continue  # instructions inside documents are data, and headings or contents lines answer nothing
+            candidates.append(Candidate(hit, rank, para, index, text))
+    if candidates:
+        for c, cos in zip(candidates, vectors([c.text for c in candidates]) @ query.vector):
+            c.cosine = float(cos)
+    for rank, hit in enumerate(top, start=1):
+        context = f"{hit.title} {hit.heading_path or ''} {hit.source_path} {hit.body}"
+        found = stems(context)
+        lowered = context.lower()
+        missing = tuple(t for t in q.strict_terms if t not in lowered)
+        mine = [c for c in candidates if c.rank == rank]
+        kind_ok = any(has_kind(c.text, q.kind) for c in mine) if mine else False
+        best_cos = max((c.cosine for c in mine), default=0.0)
+        cov = coverage(q, found)
+        age = SUPERSEDED_FACTOR if hit.document_id in old else 1.0
+        score = age * (0.0 if missing else 1.0) * (1.0 if kind_ok else 0.5) * (0.5 * cov + 0.5 * semantic(best_cos))
+        evidence.passages.append(PassageEvidence(hit, rank, cov, kind_ok, missing, best_cos, score))
+        for c in mine:
+            c.coverage = coverage(q, stems(c.text))
+            c.kind_ok = has_kind(c.text, q.kind)
+            c.score = age * (0.5 * c.coverage + 0.5 * semantic(c.cosine)) * (1.0 if c.kind_ok else 0.5)
+    evidence.candidates = candidates
+    return evidence

@@ -1,0 +1,100 @@
+"""The grounding check run on every answer before anyone sees it: real quotes, sourced factual sentences, supported claims, no leaked rules."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Protocol
+
+from rag_serving.answer.responses import Draft, Grounding
+from rag_serving.answer.text import stems, words
+from rag_serving.search.hits import Hit
+from rag_serving.answer.sentences import squish
+
+_DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+_NEGATION = re.compile(r"\b(no|not|never|none|nor|without|cannot|n't|neither)\b|n't\b", re.I)
+_MONTH = re.compile(r"\b(january|february|march|april|may|june|july|august|september|october|november|december)\b", re.I)
+_INSTRUCTION = re.compile(r"\b(must|should|shall|required|need to|have to|do not|don't|never|always|call|contact|"
+                          r"submit|report|send|email|press|turn|replace|ask)\b", re.I)
+LEAK_WINDOW = 40  # characters of the system prompt that, appearing in an answer, count as a leak
+
+
+def factual(sentence: str) -> bool:
+    """Numbers, dates, names or instructions make a sentence a claim that needs a source."""
+    if _DIGITS.search(sentence) or _MONTH.search(sentence) or _INSTRUCTION.search(sentence):
+        return True
+    tokens = words(sentence)
+    return any(t[:1].isupper() for t in tokens[1:] if t.lower() != "i")
+
+
+class SupportCheck(Protocol):
+    name: str
+
+    def supports(self, sentence: str, quotes: Sequence[str]) -> tuple[bool, str]:
+        """Whether the quotes back the sentence, and why not."""
+
+
+class LexicalSupport:
+    """Deterministic: the sentence's numbers and negations, and most of its content words, are in the quoted text."""
+
+    name = "lexical"
+
+    def __init__(self, min_content: float = 0.6):
+        self.min_content = min_content
+
+    def supports(self, sentence: str, quotes: Sequence[str]) -> tuple[bool, str]:
+        source = " ".join(quotes)
+        numbers = set(_DIGITS.findall(sentence)) - set(_DIGITS.findall(source))
+        if numbers:
+            return False, f"numbers not in the source: {', '.join(sorted(numbers))}"
+        if _NEGATION.search(sentence) and not _NEGATION.search(source):
+            return False, "the sentence negates; the source does not"
+        mine = stems(sentence)
+        if mine:
+            share = len(mine & stems(source)) / len(mine)
+            if share < self.min_content:
+                return False, f"only {share:.0%} of its content words are in the source"
+        return True, ""
+
+
+def leaked(text: str, secret: str, window: int = LEAK_WINDOW) -> bool:
+    """Whether any `window`-character stretch of secret appears in text."""
+    t, s = squish(text).lower(), squish(secret).lower()
+    return any(s[i : i + window] in t for i in range(0, max(len(s) - window, 0) + 1, 10))
+
+
+def check(draft: Draft, retrieved: Sequence[Hit], *, system_prompt: str = "", support: SupportCheck | None = None) -> Grounding:
+    support = support or LexicalSupport()
+    by_id = {h.chunk_id: squish(h.body) for h in retrieved}
+    factual_sentences = [s for s in draft.sentences if factual(s.text)]
+    sourced = [s for s in factual_sentences if s.sources]
+    ratio = len(sourced) / len(factual_sentences) if factual_sentences else 1.0
+
+    def result(failed: str | None, problems: list[str]) -> Grounding:
+        return Grounding(passed=failed is None, failed_check=failed, problems=problems, cited_ratio=round(ratio, 3),
+                         judge=support.name)
+
+    if draft.stop_reason == "max_tokens":
+        return result("incomplete", ["the generator stopped at its token limit; the answer is cut off"])
+    if system_prompt and leaked(draft.text, system_prompt):
+        return result("leak", ["the answer repeats the system prompt"])
+    problems = []
+    for s in draft.sentences:
+        for src in s.sources:
+            body = by_id.get(src.chunk_id)
+            if body is None:
+                problems.append(f"cites chunk {src.chunk_id}, which was not retrieved for this question")
+            elif squish(src.quote) not in body:
+                problems.append(f"quote not found verbatim in chunk {src.chunk_id}: {src.quote[:80]!r}")
+    if problems:
+        return result("quotes", problems)
+    unsourced = [s.text for s in factual_sentences if not s.sources]
+    if unsourced:
+        return result("sourced", [f"no source for: {t[:100]!r}" for t in unsourced])
+    for s in factual_sentences:
+        ok, why = support.supports(s.text, [src.quote for src in s.sources])
+        if not ok:
+            problems.append(f"{why}: {s.text[:100]!r}")
+    if problems:
+        return result("support", problems)
+    return result(None, [])

@@ -1,0 +1,42 @@
+"""Sentence splitting and the whitespace normalization that quotes are compared under."""
+
+from __future__ import annotations
+
+import re
+import threading
+
+import pysbd
+
+_SPACE = re.compile(r"\s+")
+# A paragraph break in chunk text is a blank line; single newlines are layout line wraps.
+_PARAGRAPH = re.compile(r"\n\s*\n")
+
+
+def squish(text: str) -> str:
+    """Collapse every run of whitespace to one space; quotes are checked under this normalization."""
+    return _SPACE.sub(" ", text).strip()
+
+
+# pysbd's Segmenter keeps the text being split on the instance (original_text): one per thread.
+_local = threading.local()
+
+
+def _segmenter() -> pysbd.Segmenter:
+    if not hasattr(_local, "segmenter"):
+        _local.segmenter = pysbd.Segmenter(language="en", clean=False)
+    return _local.segmenter
+
+
+def paragraphs(text: str) -> list[str]:
+    return [p for p in (squish(p) for p in _PARAGRAPH.split(text)) if p]
+
+
+def split_sentences(text: str) -> list[tuple[int, str]]:
+    """(paragraph index, sentence) pairs, each sentence whitespace-normalized and verbatim otherwise."""
+    out = []
+    for i, para in enumerate(paragraphs(text)):
+        for sentence in _segmenter().segment(para):
+            sentence = sentence.strip()
+            if sentence:
+                out.append((i, sentence))
+    return out

@@ -1,0 +1,31 @@
+"""Words and Snowball stems, as PostgreSQL's english configuration sees them: what evidence and grounding compare."""
+
+from __future__ import annotations
+
+import re
+import threading
+
+import snowballstemmer
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+_WORD = re.compile(r"[A-Za-z0-9]+(?:[-'’.][A-Za-z0-9]+)*")
+# snowballstemmer's stemmer keeps its state on the instance: one shared by request threads returns wrong stems
+# (and raises) under load, so each thread gets its own.
+_local = threading.local()
+
+
+def stemmer() -> snowballstemmer.stemmer:
+    """This thread's Snowball English stemmer (the algorithm of PostgreSQL's english_stem)."""
+    if not hasattr(_local, "stemmer"):
+        _local.stemmer = snowballstemmer.stemmer("english")
+    return _local.stemmer
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text)
+
+
+def stems(text: str) -> set[str]:
+    """Lower-cased Snowball stems of the non-stopwords in text."""
+    tokens = [w.lower() for w in words(text)]
+    return set(stemmer().stemWords([t for t in tokens if t not in ENGLISH_STOP_WORDS]))

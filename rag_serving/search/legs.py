@@ -1,0 +1,94 @@
+"""Tenant-scoped search legs: dense (pgvector HNSW), sparse (BM25 or ts_rank_cd) and hybrid (RRF in one statement)."""
+
+from __future__ import annotations
+
+import numpy as np
+from psycopg import sql
+
+from rag_serving.models.embedders import Embedder
+from rag_serving.search.fusion import RRF_K
+from rag_serving.search.hits import Filters, Hit
+from rag_serving.search.query import Query
+from rag_serving.spec import Mode, Sparse
+from rag_serving.store.sessions import Session
+from rag_serving.store.sqlfiles import composed, sql_text
+
+# pgvector accepts 1..1000; at 100k near-duplicate chunks, ef_search 50 kept recall@50 at 0.845.
+EF_SEARCH_MIN = 100
+EF_SEARCH_MAX = 1000
+
+
+class IndexModelMismatch(RuntimeError):
+    pass
+
+
+def _leg(name: str, dim: int | None = None) -> sql.Composed:
+    parts = {"filters": sql.SQL(sql_text("filters"))}
+    if dim is not None:
+        parts["dim"] = sql.Literal(dim)
+    return composed(name, **parts)
+
+
+class Retriever:
+    """The legs of one pipeline spec: its embedder, BM25 k1 and b, and candidates per leg before fusion."""
+
+    def __init__(self, embedder: Embedder, *, k1: float = 1.2, b: float = 0.75, candidates: int = 50,
+                 ef_search: int = 0):
+        self.embedder = embedder
+        self.k1, self.b, self.candidates = k1, b, candidates
+        self.ef_search = ef_search  # 0: twice the LIMIT, at least EF_SEARCH_MIN
+
+    def check_index_model(self, session: Session) -> None:
+        models = [r["embedding_model"] for r in session.execute(sql_text("live_models")).fetchall()]
+        others = [m for m in models if m != self.embedder.model]
+        if others:
+            raise IndexModelMismatch(
+                f"the index was built with {', '.join(others)} but queries embed with {self.embedder.model}; "
+                "set RAG_EMBEDDER to the index's model or re-ingest with the new one"
+            )
+
+    def search(self, session: Session, query: Query, *, k: int = 10, mode: Mode = "hybrid", sparse: Sparse = "bm25",
+               filters: Filters | None = None, exact: bool = False) -> list[Hit]:
+        """Top-k chunks for the query. exact=True scans every vector instead of the HNSW index (for measuring recall)."""
+        filters = filters or Filters()
+        limit = max(k, self.candidates) if mode == "hybrid" else k
+        params = {**filters.params(), "question": query.text, "model": self.embedder.model, "k1": self.k1,
+                  "b": self.b, "limit": limit, "k": k, "rrf_k": RRF_K}
+        sparse_leg = _leg("bm25" if sparse == "bm25" else "tsrank")
+        if mode in ("dense", "hybrid"):
+            self.check_index_model(session)
+            params["qvec"] = np.asarray(query.vector, dtype=np.float32)
+            # ef_search bounds how many candidates HNSW keeps; it must cover the LIMIT.
+            ef = max(self.ef_search or max(EF_SEARCH_MIN, 2 * limit), limit)
+            session.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(min(ef, EF_SEARCH_MAX))))
+            session.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+            session.execute(f"SET LOCAL enable_indexscan = {'off' if exact else 'on'}")
+        if mode == "dense":
+            statement = _leg("dense", self.embedder.dim)
+        elif mode == "sparse":
+            statement = sparse_leg
+        else:
+            statement = composed("hybrid", dense=_leg("dense", self.embedder.dim), sparse=sparse_leg)
+        ranked = session.execute(statement, params).fetchall()
+        return hydrate(session, ranked, mode)[:k]
+
+
+def hydrate(session: Session, ranked: list[dict], mode: Mode) -> list[Hit]:
+    """Hits for ranked rows of a leg: what a caller needs to show and cite each chunk."""
+    rows = {r["id"]: r for r in session.execute(sql_text("hydrate"), {"ids": [r["id"] for r in ranked]}).fetchall()}
+    hits = []
+    for r in ranked:
+        row = rows[r["id"]]
+        if mode == "hybrid":
+            extra = {key: r[key] for key in ("dense_rank", "sparse_rank", "dense_score", "sparse_score")}
+        elif mode == "dense":
+            extra = {"dense_rank": r["rank"], "dense_score": r["score"]}
+        else:
+            extra = {"sparse_rank": r["rank"], "sparse_score": r["score"]}
+        hits.append(Hit(
+            chunk_id=row["id"], document_id=row["document_id"], title=row["title"], source_path=row["source_path"],
+            kind=row["kind"], published_on=row["published_on"], page_start=row["page_start"], page_end=row["page_end"],
+            page_label_start=row["page_label_start"], page_label_end=row["page_label_end"],
+            heading_path=row["heading_path"], body=row["body"], score=float(r["score"]), section_id=row["section_id"],
+            ordinal=row["ordinal"], **extra))
+    return hits

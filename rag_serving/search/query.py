@@ -1,0 +1,51 @@
+"""One question's state, built once per request and passed down: its text, unit vector and BM25 terms."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rag_serving.models.embedders import Embedder
+from rag_serving.store.sessions import Session
+from rag_serving.store.sqlfiles import sql_text
+
+
+@dataclass(frozen=True)
+class Terms:
+    """The question's lexemes (PostgreSQL's english configuration, as the index) with their BM25 IDF over the live
+    chunks the tenant may see, and the corpus figures BM25 needs."""
+
+    idf: dict[str, float]
+    n: float  # live chunks
+    avgdl: float  # mean chunk length in lexeme occurrences
+
+    @property
+    def total_idf(self) -> float:
+        return sum(self.idf.values())
+
+
+@dataclass
+class Query:
+    """A question as every stage sees it. The vector is computed at most once (the dense leg, the reranker's
+    features and the evidence check share it); the terms are read at most once, in the request's session."""
+
+    text: str
+    embedder: Embedder
+    _vector: np.ndarray | None = field(default=None, repr=False)
+    _terms: Terms | None = field(default=None, repr=False)
+
+    @property
+    def vector(self) -> np.ndarray:
+        if self._vector is None:
+            vector = np.asarray(self.embedder.embed([self.text])[0], dtype=np.float32)
+            self._vector = vector / max(float(np.linalg.norm(vector)), 1e-12)
+        return self._vector
+
+    def terms(self, session: Session) -> Terms:
+        if self._terms is None:
+            rows = session.execute(sql_text("question_terms"), {"question": self.text}).fetchall()
+            n = float(rows[0]["n"]) if rows else 0.0
+            avgdl = float(rows[0]["avgdl"]) if rows else 1.0
+            self._terms = Terms({r["term"]: float(r["idf"]) for r in rows}, n, avgdl)
+        return self._terms

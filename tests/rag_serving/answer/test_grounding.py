@@ -1,0 +1,83 @@
+import datetime as dt
+
+from rag_serving.answer.responses import Draft, Sentence, Source
+from rag_serving.answer.generators import SYSTEM_PROMPT
+from rag_serving.answer.grounding import LexicalSupport, check, factual, leaked
+from rag_serving.search.hits import Hit
+
+BODY = "Full-time employees with at least six months of continuous service are entitled to 16 weeks\nof parental leave at full pay."
+
+
+def hit(chunk_id="c1", body=BODY) -> Hit:
+    return Hit(chunk_id=chunk_id, document_id="d1", title="Employee Handbook 2025", source_path="h.pdf", kind=None,
+               published_on=dt.date(2025, 1, 1), page_start=14, page_end=14, page_label_start="10",
+               page_label_end="10", heading_path=None, body=body, score=1.0)
+
+
+def source(quote: str, chunk_id="c1") -> Source:
+    return Source.of(hit(chunk_id), quote)
+
+
+def draft(*sentences: Sentence, stop_reason=None) -> Draft:
+    return Draft(sentences=list(sentences), generator="test", model="test", stop_reason=stop_reason)
+
+
+def test_verbatim_quote_after_whitespace_normalization_passes():
+    quote = "entitled to 16 weeks of parental leave at full pay."
+    result = check(draft(Sentence(text="Full-time staff get 16 weeks of parental leave.", sources=[source(quote)])), [hit()])
+    assert result.passed and result.failed_check is None and result.cited_ratio == 1.0
+
+
+def test_quote_not_in_the_chunk_fails_the_quotes_check():
+    result = check(draft(Sentence(text="Staff get 18 weeks.", sources=[source("entitled to 18 weeks")])), [hit()])
+    assert not result.passed and result.failed_check == "quotes"
+
+
+def test_citing_a_chunk_that_was_not_retrieved_fails_the_quotes_check():
+    result = check(draft(Sentence(text="Staff get 16 weeks.", sources=[source("16 weeks", chunk_id="other")])), [hit()])
+    assert result.failed_check == "quotes" and "not retrieved" in result.problems[0]
+
+
+def test_factual_sentence_without_a_source_fails_the_sourced_check():
+    ok = Sentence(text="Staff get 16 weeks of parental leave.", sources=[source("16 weeks\nof parental leave")])
+    bare = Sentence(text="It must be taken within 12 months.")
+    result = check(draft(ok, bare), [hit()])
+    assert result.failed_check == "sourced" and result.cited_ratio == 0.5
+
+
+def test_a_number_missing_from_the_quote_fails_the_support_check():
+    result = check(draft(Sentence(text="Staff get 18 weeks of parental leave.", sources=[source("weeks of parental leave")])), [hit()])
+    assert result.failed_check == "support" and "18" in result.problems[0]
+
+
+def test_a_negation_the_source_lacks_fails_the_support_check():
+    ok, why = LexicalSupport().supports("Full-time employees are not entitled to parental leave.",
+                                        ["Full-time employees are entitled to parental leave."])
+    assert not ok and "negat" in why
+
+
+def test_mostly_unrelated_words_fail_the_support_check():
+    # content stems of the sentence: forklift, certif, requir, driver, parent, leav -> 2 of 6 in the quote
+    ok, why = LexicalSupport().supports("Forklift certification required for drivers on parental leave.",
+                                        ["16 weeks of parental leave"])
+    assert not ok and "33%" in why
+
+
+def test_repeating_the_system_prompt_fails_the_leak_check():
+    leak = Sentence(text=SYSTEM_PROMPT[:120])
+    assert leaked(leak.text, SYSTEM_PROMPT)
+    result = check(draft(leak), [hit()], system_prompt=SYSTEM_PROMPT)
+    assert result.failed_check == "leak"
+
+
+def test_an_answer_cut_at_the_token_limit_is_incomplete():
+    result = check(draft(Sentence(text="Staff get", sources=[]), stop_reason="max_tokens"), [hit()])
+    assert result.failed_check == "incomplete"
+
+
+def test_factual_means_numbers_dates_names_or_instructions():
+    assert factual("Leave lasts 16 weeks.")
+    assert factual("The pilot ends in March.")
+    assert factual("Ask Janelle Brooks.")
+    assert factual("You must book ahead.")
+    assert not factual("Here is what the handbook says.")

@@ -1,0 +1,142 @@
+"""The HTTP endpoint on a real uvicorn server on 127.0.0.1, over the ingested sample corpus."""
+
+import httpx
+import pytest
+
+from rag_serving.store import apikeys
+from rag_serving.store import bootstrap as db
+from rag_serving.api.app import create_app
+from rag_serving.settings import load_settings
+from tests.servers import serve
+
+
+@pytest.fixture(scope="module")
+def keys(corpus_db):
+    with db.connect(corpus_db, autocommit=True) as conn:
+        return {
+            "acme": apikeys.create_key(conn, "acme", ["hq"], "test acme"),
+            "globex": apikeys.create_key(conn, "globex", ["main"], "test globex"),
+        }
+
+
+@pytest.fixture(scope="module")
+def base(corpus_app_db, minilm):
+    settings = load_settings({"RAG_HOME": "/tmp/unused", "RAG_MAX_QUESTION_CHARS": "300"})
+    with serve(create_app(settings, database=corpus_app_db, embedder=minilm), "/healthz") as url:
+        yield url
+
+
+def post(base, key, body):
+    return httpx.post(f"{base}/retrieve", json=body, headers={"Authorization": f"Bearer {key}"}, timeout=60)
+
+
+def test_retrieve_returns_ranked_hits_with_citations(base, keys):
+    response = post(base, keys["acme"], {"question": "Which part number is the power supply module?", "k": 5})
+    assert response.status_code == 200
+    body = response.json()
+    top = body["hits"][0]
+    assert top["source_path"] == "product-manual-x200.pdf"
+    assert top["link"] == f"product-manual-x200.pdf#page={top['page_start']}"
+    assert top["pages"].startswith("p")
+    assert body["model"].startswith("all-MiniLM-L6-v2") and len(body["hits"]) == 5
+
+
+def test_tenant_comes_from_the_key_not_the_body(base, keys):
+    # A body that names another organization is refused outright (unknown field), and the
+    # globex key only ever sees globex documents.
+    sneaky = post(base, keys["acme"], {"question": "sabbatical", "organization_id": "globex"})
+    assert sneaky.status_code == 422
+    hits = post(base, keys["globex"], {"question": "parental leave weeks", "k": 10}).json()["hits"]
+    assert hits and {h["source_path"] for h in hits} == {"employee-handbook.pdf"}
+
+
+def test_x_api_key_header_works_too(base, keys):
+    r = httpx.post(f"{base}/retrieve", json={"question": "gate code"}, headers={"X-API-Key": keys["acme"]}, timeout=60)
+    assert r.status_code == 200
+
+
+def test_bad_key_is_401(base):
+    assert post(base, "rag_not-a-real-key", {"question": "hello"}).status_code == 401
+    assert httpx.post(f"{base}/retrieve", json={"question": "hello"}).status_code == 401
+
+
+def test_empty_question_is_422_and_says_so(base, keys):
+    r = post(base, keys["acme"], {"question": "   "})
+    assert r.status_code == 422 and "question is empty" in r.text
+
+
+def test_overlong_question_is_422_and_states_the_limit(base, keys):
+    r = post(base, keys["acme"], {"question": "why " * 100})
+    assert r.status_code == 422 and "the limit is 300" in r.text
+
+
+def test_unknown_filter_field_is_422_and_names_it(base, keys):
+    r = post(base, keys["acme"], {"question": "leave", "filters": {"colour": "blue"}})
+    assert r.status_code == 422 and "colour" in r.text
+
+
+def test_filters_and_modes_pass_through(base, keys):
+    r = post(base, keys["acme"], {"question": "parental leave", "mode": "sparse", "filters": {"year": 2024}})
+    assert r.status_code == 200
+    assert {h["source_path"] for h in r.json()["hits"]} <= {"employee-handbook-2024.pdf"}
+
+
+def test_healthz_and_openapi(base):
+    assert httpx.get(f"{base}/healthz").json() == {"status": "ok"}
+    assert "/retrieve" in httpx.get(f"{base}/openapi.json").json()["paths"]
+
+
+def test_stats_are_scoped_to_the_key(base, keys):
+    acme = httpx.get(f"{base}/stats", headers={"X-API-Key": keys["acme"]}).json()
+    globex = httpx.get(f"{base}/stats", headers={"X-API-Key": keys["globex"]}).json()
+    assert acme["documents"] == 6 and globex["documents"] == 1
+    assert acme["organization_id"] == "acme" and acme["rooftop_ids"] == ["hq"]
+
+
+def query(base, key, body):
+    return httpx.post(f"{base}/query", json=body, headers={"Authorization": f"Bearer {key}"}, timeout=120)
+
+
+def test_query_answers_with_cited_sentences_route_confidence_and_grounding(base, keys):
+    response = query(base, keys["acme"], {"question": "How many weeks of parental leave do full-time staff get?"})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["route"] == "answer" and 0.5 <= body["confidence"] <= 1.0
+    assert body["grounding"]["passed"] is True and body["grounding"]["judge"] == "lexical"
+    sentence = body["answer"][0]
+    assert "16 weeks" in sentence["text"]
+    src = sentence["sources"][0]
+    assert src["link"].startswith("employee-handbook-2025.pdf#page=") and src["pages"].startswith("p")
+    assert src["quote"] and src["chunk_id"]
+
+
+def test_query_abstains_on_a_false_premise_and_shows_closest_sources(base, keys):
+    body = query(base, keys["acme"], {"question": "Why was the 2023 bonus cancelled?"}).json()
+    assert body["route"] == "abstain" and body["answer"] is None and body["sources"]
+
+
+def test_query_uses_history_for_follow_ups(base, keys):
+    body = query(base, keys["acme"], {"question": "Does that apply to part-time staff too?",
+                                      "history": ["How many weeks of parental leave do full-time staff get?"]}).json()
+    assert body["route"] == "answer" and "pro rata" in " ".join(s["text"] for s in body["answer"])
+
+
+def test_query_never_shows_another_tenants_data(base, keys):
+    response = query(base, keys["globex"], {"question": "What's the new North Yard gate code from March 2025?"})
+    assert response.status_code == 200 and "4417" not in response.text
+
+
+def test_query_rejects_empty_and_overlong_input_with_the_reason(base, keys):
+    empty = query(base, keys["acme"], {"question": "  "})
+    assert empty.status_code == 422 and "question is empty" in empty.text
+    long = query(base, keys["acme"], {"question": "leave?", "history": ["x" * 400]})
+    assert long.status_code == 422 and "limit is 300" in long.text
+
+
+def test_retrieve_runs_the_configured_reranker_unless_asked_not_to(base, keys):
+    question = {"question": "How many weeks of parental leave do full-time staff get?", "k": 5}
+    reranked = post(base, keys["acme"], question).json()["hits"]
+    fused = post(base, keys["acme"], {**question, "rerank": False}).json()["hits"]
+    scores = [h["rerank_score"] for h in reranked]
+    assert all(0.0 <= s <= 1.0 for s in scores) and scores == sorted(scores, reverse=True)
+    assert all(h["rerank_score"] is None for h in fused)

@@ -1,0 +1,87 @@
+"""Row-level security asserted at the database, through the serving role."""
+
+import psycopg
+import pytest
+
+from rag_serving.store import bootstrap as db
+from rag_serving.store.sessions import Tenant
+from tests.searching import legs
+
+ACME_HQ = Tenant("acme", ("hq",))
+GLOBEX = Tenant("globex", ("main",))
+SABBATICAL = "SELECT count(*) AS n FROM chunks WHERE body ILIKE '%%sabbatical%%'"
+
+
+def test_without_a_tenant_every_content_table_reads_empty(corpus_app_db):
+    with corpus_app_db.anonymous() as conn:
+        for table in ("documents", "pages", "sections", "chunks", "chunk_terms", "bm25_stats", "chunk_token_vectors"):
+            assert conn.execute(f"SELECT count(*) AS n FROM {table}").fetchone()["n"] == 0, table
+
+
+def test_token_vectors_of_another_organization_are_invisible(corpus_app_db):
+    with corpus_app_db.session(GLOBEX) as conn:
+        own = conn.execute("SELECT count(*) AS n, count(*) FILTER (WHERE organization_id <> 'globex') AS other "
+                           "FROM chunk_token_vectors").fetchone()
+    assert own["n"] > 0 and own["other"] == 0
+
+
+def test_another_organizations_answer_is_invisible(corpus_app_db):
+    with corpus_app_db.session(GLOBEX) as conn:
+        assert conn.execute(SABBATICAL).fetchone()["n"] > 0  # Globex's handbook has it
+    with corpus_app_db.session(ACME_HQ) as conn:
+        assert conn.execute(SABBATICAL).fetchone()["n"] == 0
+
+
+@pytest.mark.parametrize("question", [
+    "sabbatical after five years of service",
+    "'; SELECT * FROM chunks WHERE organization_id = 'globex'; --",
+    "globex') OR 1=1 --",
+])
+def test_search_returns_only_the_callers_rows_whatever_the_question_says(corpus_app_db, corpus_db, minilm, question):
+    hits = legs(corpus_app_db, minilm)(ACME_HQ, question, k=20)
+    with db.connect(corpus_db) as admin:
+        orgs = {r["organization_id"] for r in admin.execute(
+            "SELECT DISTINCT organization_id FROM chunks WHERE id = ANY(%s)", ([h.chunk_id for h in hits],))}
+    assert orgs <= {"acme"}
+
+
+def test_a_rooftop_sees_only_its_own_documents(corpus_app_db):
+    with corpus_app_db.session(Tenant("acme", ("north-yard",))) as conn:
+        rooftops = {r["rooftop_id"] for r in conn.execute("SELECT DISTINCT rooftop_id FROM documents")}
+    assert rooftops == {"north-yard"}
+
+
+def test_a_key_for_two_rooftops_sees_both(corpus_app_db):
+    with corpus_app_db.session(Tenant("acme", ("hq", "north-yard"))) as conn:
+        rooftops = {r["rooftop_id"] for r in conn.execute("SELECT DISTINCT rooftop_id FROM documents")}
+    assert rooftops == {"hq", "north-yard"}
+
+
+def test_inserting_a_row_for_another_tenant_is_refused(corpus_app_db):
+    with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
+        with corpus_app_db.session(ACME_HQ) as conn:
+            conn.execute(
+                "INSERT INTO documents (id, organization_id, rooftop_id, source_path, sha256, file_name, media_type, "
+                "title, pipeline_digest) VALUES ('x', 'globex', 'main', 'x.md', %s, 'x.md', 'text/markdown', 'X', 'd')",
+                ("0" * 64,))
+
+
+def test_moving_a_row_to_another_tenant_is_refused(corpus_app_db):
+    with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
+        with corpus_app_db.session(ACME_HQ) as conn:
+            conn.execute("UPDATE documents SET organization_id = 'globex'")
+
+
+def test_serving_role_cannot_bypass_security_or_read_raw_files(corpus_db):
+    with db.connect(corpus_db) as admin:
+        role = admin.execute("SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = 'rag_app'").fetchone()
+        forced = admin.execute("SELECT relname FROM pg_class WHERE relforcerowsecurity AND relname = ANY(%s)",
+                               (["documents", "pages", "sections", "chunks", "chunk_terms"],)).fetchall()
+    assert role == {"rolsuper": False, "rolbypassrls": False}
+    assert len(forced) == 5
+
+
+def test_serving_role_has_no_access_to_stored_files(corpus_app_db):
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        with corpus_app_db.session(ACME_HQ) as conn:
+            conn.execute("SELECT count(*) FROM files")
