@@ -14,7 +14,7 @@ from rag_assets.settings import load_settings
 from rag_serving.models.embedders import get_embedder
 from rag_serving.store import bootstrap as db
 
-from .common import BENCH_DATA, bench_database, serving, recorded
+from .common import BENCH_DATA, bench_database, recorded, serving
 from .mmlongbench import ensure_ingested
 from .scifact import build as build_scifact
 

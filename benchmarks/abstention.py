@@ -12,21 +12,21 @@ import numpy as np
 from sklearn.metrics import roc_auc_score
 
 from rag_assets.evaluation import thresholds
-from rag_assets.evaluation.runs import Row, run_row
-from rag_assets.evaluation.scoring import rate_interval
-from rag_assets.settings import load_settings
 from rag_assets.evaluation.golden import GoldenCase
-from rag_assets.ingest.vectors import backfill_token_vectors
 from rag_assets.evaluation.provenance import git_commit
 from rag_assets.evaluation.public_sets import load_mmlongbench, load_squad2
-from rag_serving.store import bootstrap as db
+from rag_assets.evaluation.runs import Row, run_row
+from rag_assets.evaluation.scoring import rate_interval
+from rag_assets.ingest.vectors import backfill_token_vectors
+from rag_assets.settings import load_settings
 from rag_serving.answer.answerer import search_text
-from rag_serving.store.sessions import Tenant
 from rag_serving.models.embedders import get_embedder
 from rag_serving.search.hits import Filters
+from rag_serving.store import bootstrap as db
+from rag_serving.store.sessions import Tenant
+from rag_serving.wiring import Wiring
 
 from .common import BENCH_DATA, bench_database, pipeline, recorded
-from rag_serving.wiring import Wiring
 from .mmlongbench import ensure_ingested
 
 

@@ -11,15 +11,15 @@ from pathlib import Path
 import numpy as np
 from dagster import DagsterInstance
 
-from rag_assets.evaluation.runs import run_case
 from rag_assets.evaluation.golden import GoldenCase, load_golden
 from rag_assets.evaluation.provenance import git_commit
 from rag_assets.evaluation.public_sets import load_mmlongbench
-from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
+from rag_assets.evaluation.runs import run_case
 from rag_assets.ingest.runner import Target, ingest_targets, tenant_folder_targets
+from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 from rag_assets.samples import generate
-from rag_serving.store import bootstrap as db
 from rag_serving.models.embedders import get_embedder
+from rag_serving.store import bootstrap as db
 
 from .common import BENCH_DATA, bench_database, legs, pipeline, recorded
 

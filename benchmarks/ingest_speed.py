@@ -14,8 +14,8 @@ from dagster import DagsterInstance
 from pypdf import PdfReader
 
 from rag_assets.evaluation.provenance import git_commit
-from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 from rag_assets.ingest.runner import Target, ingest_targets
+from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 
 from .common import BENCH_DATA, bench_database, drop_database, recorded
 

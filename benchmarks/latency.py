@@ -9,17 +9,17 @@ import time
 import numpy as np
 from pgvector.psycopg import register_vector
 
-from rag_assets.ingest.embedding_cache import as_array
-from rag_assets.evaluation.public_sets import load_beir
+from rag_assets.evaluation.beir import insert_entries
 from rag_assets.evaluation.provenance import git_commit
-from rag_serving.store import bootstrap as db
-from rag_serving.store.sessions import Tenant
+from rag_assets.evaluation.public_sets import load_beir
+from rag_assets.ingest.embedding_cache import as_array
 from rag_serving.models.embedders import get_embedder
 from rag_serving.search.legs import Retriever
 from rag_serving.search.query import Query
-from rag_assets.evaluation.beir import insert_entries
+from rag_serving.store import bootstrap as db
+from rag_serving.store.sessions import Tenant
 
-from .common import BENCH_DATA, bench_database, serving, recorded
+from .common import BENCH_DATA, bench_database, recorded, serving
 
 TENANT = Tenant("bench", ("scifact",))
 

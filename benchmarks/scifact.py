@@ -6,6 +6,7 @@ import argparse
 import time
 
 import numpy as np
+
 from rag_assets.evaluation.beir import load_corpus
 from rag_assets.evaluation.metrics import ndcg_at_k, recall_at_k
 from rag_assets.evaluation.provenance import git_commit

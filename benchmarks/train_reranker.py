@@ -14,19 +14,19 @@ from psycopg.conninfo import make_conninfo
 
 from rag_assets.evaluation import training as rt
 from rag_assets.evaluation.golden import load_golden
-from rag_assets.ingest.vectors import backfill_token_vectors
 from rag_assets.evaluation.provenance import git_commit
 from rag_assets.evaluation.public_sets import beir_cases
-from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 from rag_assets.ingest.runner import ingest_targets, tenant_folder_targets
+from rag_assets.ingest.vectors import backfill_token_vectors
+from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 from rag_assets.samples import generate
-from rag_serving.store import bootstrap as db
-from rag_serving.store.sessions import APP_ROLE, Database
 from rag_serving.models.embedders import get_embedder
 from rag_serving.search.features import FeatureExtractor
 from rag_serving.search.late_interaction import MaxSimReranker
 from rag_serving.search.learned import default_artefact
 from rag_serving.spec import PipelineSpec
+from rag_serving.store import bootstrap as db
+from rag_serving.store.sessions import APP_ROLE, Database
 from rag_serving.wiring import Wiring
 
 from .common import BENCH_DATA, bench_database, recorded

@@ -7,8 +7,15 @@ from dagster import Definitions
 from rag_assets.assets.evaluation import evaluation_assets
 from rag_assets.assets.ingest import ingest_assets
 from rag_assets.jobs import eval_job, ingest_job, nightly_golden
-from rag_assets.resources import (ChunkerResource, EmbedderResource, InboxResource, OcrResource, PipelineResource,
-                                  PostgresResource, TokenizerResource)
+from rag_assets.resources import (
+    ChunkerResource,
+    EmbedderResource,
+    InboxResource,
+    OcrResource,
+    PipelineResource,
+    PostgresResource,
+    TokenizerResource,
+)
 from rag_assets.sensors import inbox_sensor
 from rag_assets.settings import Settings, load_settings
 

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from rag_serving.spec import DEFAULT_SPEC as D
 from rag_serving.spec import EXPANSIONS, GENERATORS, RERANKERS, WEB_SEARCH, PipelineSpec
 
+
 class SettingsError(ValueError):
     """A bad environment variable; the message is one line naming it, its value and what is allowed."""
 
@@ -140,25 +141,31 @@ def markdown(model: type[BaseModel]) -> str:
     lines = ["| variable | default | allowed | what it sets |", "|---|---|---|---|"]
     for name, f in model.model_fields.items():
         default = f.default
-        shown = "unset" if default is None else ",".join(default) or "unset" if isinstance(default, tuple) else default
+        if default is None or default == ():
+            shown = "unset"
+        elif isinstance(default, bool):
+            shown = str(default).lower()
+        else:
+            shown = ",".join(default) if isinstance(default, tuple) else default
         lines.append(f"| `{f.alias}` | `{shown}` | {allowed(f)} | {f.description} |")
     return "\n".join(lines)
 
 
 def allowed(f) -> str:
     """What a field accepts, for the reference table."""
+    import types
     import typing
 
     annotation = f.annotation
-    args = [a for a in typing.get_args(annotation) if a is not type(None)]
-    inner = args[0] if args else annotation
-    if typing.get_origin(inner) is tuple:
-        inner = typing.get_args(inner)[0]
-    if typing.get_origin(inner) is Literal:
-        return ", ".join(f"`{v}`" for v in typing.get_args(inner))
-    kind = {int: "integer", float: "number", bool: "true/false", Path: "path", str: "text"}.get(inner, "text")
-    low = next((getattr(m, "ge") for m in f.metadata if hasattr(m, "ge")), None)
-    high = next((getattr(m, "le") for m in f.metadata if hasattr(m, "le")), None)
-    if low is not None and high is not None:
-        return f"{kind} {low} to {high}"
-    return kind
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        annotation = next(a for a in typing.get_args(annotation) if a is not type(None))
+    listed = typing.get_origin(annotation) is tuple
+    if listed:
+        annotation = typing.get_args(annotation)[0]
+    if typing.get_origin(annotation) is Literal:
+        choices = ", ".join(f"`{v}`" for v in typing.get_args(annotation))
+        return f"comma-separated: {choices}" if listed else choices
+    kind = {int: "integer", float: "number", bool: "true / false", Path: "path"}.get(annotation, "text")
+    low = next((m.ge for m in f.metadata if hasattr(m, "ge")), None)
+    high = next((m.le for m in f.metadata if hasattr(m, "le")), None)
+    return f"{kind} {low} to {high}" if low is not None and high is not None else kind

@@ -17,7 +17,7 @@ from rag_serving.models.tokenization import load_tokenizer
 from rag_serving.search.expansion import Expander, Hyde, MultiQuery, Synonyms
 from rag_serving.search.hits import Filters, Hit
 from rag_serving.search.legs import Retriever
-from rag_serving.search.pipeline import SearchPlan, Searcher
+from rag_serving.search.pipeline import Searcher, SearchPlan
 from rag_serving.search.rerankers import CandidateScorer
 from rag_serving.search.rewriting import Rewriter
 from rag_serving.spec import Mode, PipelineSpec, Sparse
@@ -160,7 +160,11 @@ def embedder_for(settings) -> Embedder:
 
 
 def serving_database(settings, *, max_size: int = 8, server_url: str | None = None) -> Database:
-    """The serving role's pool on the configured server (started, created and migrated first if embedded)."""
+    """The serving role's pool. With RAG_APP_DATABASE_URL it connects there and nothing else: a serving replica needs
+    no owner credentials (migrations are the owner's job). Without it, the configured server is started if embedded,
+    created and migrated, and the pool connects to it as rag_app."""
+    if settings.app_database_url and server_url is None:
+        return Database(settings.app_database_url, max_size=max_size)
     return Database(app_url(settings.app_database_url, server_url or bootstrap(settings)), max_size=max_size)
 
 

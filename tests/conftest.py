@@ -14,6 +14,7 @@ from rag_serving.store import bootstrap as db
 from rag_serving.store import embedded
 from rag_serving.store.migrate import migrate
 
+
 @pytest.fixture(scope="session")
 def pg_server_url(tmp_path_factory) -> str:
     """URL of the session's own embedded server (the `postgres` database)."""
@@ -56,8 +57,8 @@ def corpus_db(pg_server_url, sample_corpus) -> str:
     """A database with the whole sample corpus ingested through the real asset graph (read-only for tests)."""
     from dagster import DagsterInstance
 
-    from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
     from rag_assets.ingest.runner import ingest_targets, tenant_folder_targets
+    from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 
     name = f"corpus_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(pg_server_url, autocommit=True) as conn:

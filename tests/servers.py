@@ -24,7 +24,7 @@ def serve(app, ready_path: str = "/openapi.json"):
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
+    deadline = time.time() + 300
     while time.time() < deadline:
         try:
             if httpx.get(base + ready_path, timeout=1).status_code < 500:
@@ -50,7 +50,7 @@ def stop(proc, timeout: float = 20) -> None:
         proc.wait(timeout)
 
 
-def wait_ready(url: str, proc=None, timeout: float = 120) -> None:
+def wait_ready(url: str, proc=None, timeout: float = 300) -> None:
     """Poll url until it answers 200; fail at once if proc (the server's process) has exited."""
     deadline = time.time() + timeout
     while time.time() < deadline:

@@ -6,7 +6,7 @@ import time
 
 import click
 
-from rag_assets.cli.context import say, settings
+from rag_assets.cli.context import pipeline, say, settings
 from rag_assets.cli.evaluate import run_ablate
 from rag_assets.cli.ingest import batch_line, collect_targets, print_summary, run_ingest
 from rag_assets.cli.query import run_ask, run_search
@@ -45,14 +45,15 @@ def demo(no_ablation) -> None:
     say("")
     print_summary(url)
     say(batch_line(batch, ingest_seconds))
-    for question, org, rooftop in SEARCHES:
-        say("")
-        say(f"$ rag search {question!r} --org {org} --rooftop {rooftop} --k 3")
-        run_search(question, org, [rooftop], k=3)
-    for question, org, rooftop in ASKS:
-        say("")
-        say(f"$ rag ask {question!r} --org {org} --rooftop {rooftop}")
-        run_ask(question, org, [rooftop])
+    with pipeline(s) as served:  # built once: every question below goes through the same stack
+        for question, org, rooftop in SEARCHES:
+            say("")
+            say(f"$ rag search {question!r} --org {org} --rooftop {rooftop} --k 3")
+            run_search(question, org, [rooftop], k=3, served=served)
+        for question, org, rooftop in ASKS:
+            say("")
+            say(f"$ rag ask {question!r} --org {org} --rooftop {rooftop}")
+            run_ask(question, org, [rooftop], served=served)
     if not no_ablation:
         say("")
         say("$ rag ablate --split dev --rows shipped")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from contextlib import nullcontext
 
 import click
 
@@ -26,9 +27,9 @@ def with_tenant(command):
 
 
 def run_search(question: str, org: str, rooftops, *, k: int = 10, mode=None, sparse=None, rerank: bool = True,
-               filters: Filters | None = None) -> None:
-    s = settings()
-    with pipeline(s) as p:
+               filters: Filters | None = None, served=None) -> None:
+    """Print the hits; served is a pipeline to reuse (the demo asks several questions of one)."""
+    with (nullcontext(served) if served else pipeline(settings())) as p:
         started = time.perf_counter()
         try:
             hits = p.search(Tenant(org, tuple(rooftops)), question, k=k, filters=filters, rerank=rerank, mode=mode,
@@ -97,9 +98,8 @@ def render_response(r: Response) -> list[str]:
     return lines
 
 
-def run_ask(question: str, org: str, rooftops, *, history=(), as_json: bool = False) -> None:
-    s = settings()
-    with pipeline(s) as p:
+def run_ask(question: str, org: str, rooftops, *, history=(), as_json: bool = False, served=None) -> None:
+    with (nullcontext(served) if served else pipeline(settings())) as p:
         try:
             response = p.ask(Tenant(org, tuple(rooftops)), question, history=list(history))
         except (IndexModelMismatch, GeneratorError) as exc:

@@ -18,14 +18,16 @@ UI_STOP_SECONDS = 30
 
 
 @click.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", type=int, default=8000, show_default=True)
+@click.option("--host", help="default RAG_API_HOST (127.0.0.1)")
+@click.option("--port", type=int, help="default RAG_API_PORT (8000)")
 def serve(host, port) -> None:
     """The HTTP query endpoint (POST /query, POST /retrieve) for the pipeline the settings describe."""
     from rag_serving.__main__ import main as serving_main
 
-    bootstrap(settings())
-    serving_main(["serve", "--host", host, "--port", str(port)])
+    s = settings()
+    if not s.app_database_url:
+        bootstrap(s)
+    serving_main(["serve", "--host", host or s.api_host, "--port", str(port or s.api_port)])
 
 
 @click.command("models")

@@ -15,9 +15,9 @@ from psycopg.conninfo import make_conninfo
 
 from rag_assets.evaluation.public_sets import load_beir
 from rag_assets.evaluation.queries import sql_text
-from rag_assets.ingest import queries as q
 from rag_assets.ingest.embedding_cache import embed_cached
 from rag_assets.ingest.publish import ensure_vector_index
+from rag_assets.ingest.queries import sql_text as ingest_sql
 from rag_assets.ingest.vectors import backfill_token_vectors
 from rag_serving.store.bootstrap import connect
 from rag_serving.store.migrate import migrate
@@ -82,9 +82,9 @@ def insert_entries(conn: psycopg.Connection, entries: list[tuple[str, str, str]]
             cur.execute(sql_text("beir_chunk"), row)
     ids = [e[0] for e in entries]
     with conn.transaction():
-        conn.execute(q.INSERT_POSTINGS, (ids,))
-        conn.execute(q.SET_BM25_LENGTHS, (ids,))
-        conn.execute(q.REFRESH_BM25_STATS, (ORGANIZATION, rooftop))
+        conn.execute(ingest_sql("insert_postings"), (ids,))
+        conn.execute(ingest_sql("set_bm25_lengths"), (ids,))
+        conn.execute(ingest_sql("refresh_bm25_stats"), (ORGANIZATION, rooftop))
     conn.execute("SET maintenance_work_mem = '1GB'")  # the 64 MB default is too small for a 100k-vector HNSW build
     ensure_vector_index(conn, embedder.model, embedder.dim)
     conn.execute("ANALYZE")

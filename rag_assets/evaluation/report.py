@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+
 def rate_cell(row: dict, name: str) -> str:
     """A rate with its 95% interval, e.g. "0.077 [0.000, 0.231]"."""
     value, ci = row.get(name), row.get(f"{name}_ci")

@@ -7,12 +7,11 @@ from collections.abc import Sequence
 import numpy as np
 from scipy import stats
 
+from rag_assets.evaluation.golden import GoldenCase
+from rag_assets.evaluation.metrics import dcg
 from rag_serving.answer.responses import Response
 from rag_serving.answer.sentences import squish
 from rag_serving.search.hits import Hit
-
-from rag_assets.evaluation.golden import GoldenCase
-from rag_assets.evaluation.metrics import dcg
 
 KS = (1, 5, 10)
 BOOTSTRAP_RESAMPLES = 1000

@@ -41,7 +41,7 @@ def golden(settings, folder: Path, split: str) -> Source:
     the tenants its cases name."""
     cases = load_golden(Path(folder), split)
     database = Database(app_url(settings.app_database_url, bootstrap(settings)), max_size=1)
-    return Source(f"golden {folder} ({split})", cases, database, answer=True)
+    return Source(f"{Path(folder).name} ({split})", cases, database, answer=True)
 
 
 def beir_folder(settings, folder: Path, split: str, embedder, say: Callable[[str], None] = print) -> Source:

@@ -11,12 +11,8 @@ import numpy as np
 import psycopg
 from pgvector.psycopg import register_vector
 
+from rag_assets.ingest.queries import sql_text
 from rag_serving.models.embedders import Embedder, normalize_text
-
-CACHE_LOOKUP = "SELECT text_sha256, embedding FROM embedding_cache WHERE model = %s AND text_sha256 = ANY(%s)"
-CACHE_STORE = """
-INSERT INTO embedding_cache (model, text_sha256, embedding) VALUES (%s, %s, %s)
-ON CONFLICT (model, text_sha256) DO NOTHING"""
 
 
 @dataclass
@@ -45,7 +41,7 @@ def embed_cached(conn: psycopg.Connection, embedder: Embedder, texts: Sequence[s
     register_vector(conn)
     stats = CacheStats()
     keys = [text_key(t) for t in texts]
-    rows = conn.execute(CACHE_LOOKUP, (embedder.model, list(set(keys)))).fetchall()
+    rows = conn.execute(sql_text("cache_lookup"), (embedder.model, list(set(keys)))).fetchall()
     found = {r["text_sha256"]: as_array(r["embedding"]) for r in rows}
     missing = sorted({k: t for k, t in zip(keys, texts) if k not in found}.items())
     stats.hits = sum(k in found for k in keys)
@@ -55,7 +51,7 @@ def embed_cached(conn: psycopg.Connection, embedder: Embedder, texts: Sequence[s
         vectors = embedder.embed([t for _, t in missing])
         stats.embed_seconds = time.perf_counter() - started
         with conn.transaction(), conn.cursor() as cur:
-            cur.executemany(CACHE_STORE, [(embedder.model, k, v) for (k, _), v in zip(missing, vectors)])
+            cur.executemany(sql_text("cache_store"), [(embedder.model, k, v) for (k, _), v in zip(missing, vectors)])
         found.update({k: v for (k, _), v in zip(missing, vectors)})
     out = np.vstack([found[k] for k in keys]) if keys else np.zeros((0, embedder.dim), dtype=np.float32)
     return out, stats

@@ -6,9 +6,10 @@ import time
 
 import psycopg
 
-from rag_assets.ingest import queries as q
+from rag_assets.ingest.queries import INDEX_LOCK_KEY, sql_text
 from rag_assets.ingest.registration import sha256_hex
 from rag_assets.ingest.steps import StepReport, building_documents
+
 
 def hnsw_index_name(model: str) -> str:
     return "chunks_hnsw_" + sha256_hex(model)[:12]
@@ -20,7 +21,7 @@ def ensure_vector_index(conn: psycopg.Connection, model: str, dim: int) -> bool:
 
     name = hnsw_index_name(model)
     with conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", (q.INDEX_LOCK_KEY,))
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (INDEX_LOCK_KEY,))
         if conn.execute("SELECT 1 FROM pg_indexes WHERE indexname = %s", (name,)).fetchone():
             return False
         conn.execute(
@@ -39,10 +40,10 @@ def indexes_step(conn: psycopg.Connection, sha: str, model: str, dim: int, run_i
     report = StepReport(documents=len(docs))
     for doc in docs:
         with conn.transaction():
-            conn.execute(q.DELETE_POSTINGS, (doc["id"],))
-            conn.execute(q.INSERT_POSTINGS, ([doc["id"]],))
-            conn.execute(q.SET_BM25_LENGTHS, ([doc["id"]],))
-        report.add("postings", conn.execute(q.COUNT_POSTINGS, (doc["id"],)).fetchone()["n"])
+            conn.execute(sql_text("delete_postings"), (doc["id"],))
+            conn.execute(sql_text("insert_postings"), ([doc["id"]],))
+            conn.execute(sql_text("set_bm25_lengths"), ([doc["id"]],))
+        report.add("postings", conn.execute(sql_text("count_postings"), (doc["id"],)).fetchone()["n"])
     if docs:
         report.add("vector_index_created", int(ensure_vector_index(conn, model, dim)))
     report.seconds = time.perf_counter() - started
@@ -56,17 +57,17 @@ def publish_step(conn: psycopg.Connection, sha: str, run_id: str | None = None) 
     report = StepReport(documents=len(docs))
     for doc in docs:
         with conn.transaction():
-            conn.execute(q.LOCK_SOURCE, (doc["organization_id"], doc["rooftop_id"], doc["source_path"]))
+            conn.execute(sql_text("lock_source"), (doc["organization_id"], doc["rooftop_id"], doc["source_path"]))
             old = conn.execute(
-                q.SUPERSEDE_LIVE, (doc["organization_id"], doc["rooftop_id"], doc["source_path"], doc["id"])
+                sql_text("supersede_live"), (doc["organization_id"], doc["rooftop_id"], doc["source_path"], doc["id"])
             ).fetchall()
             old_ids = [r["id"] for r in old]
             if old_ids:
-                conn.execute(q.DELETE_SUPERSEDED_CHUNKS, (old_ids,))
-                conn.execute(q.DELETE_SUPERSEDED_SECTIONS, (old_ids,))
-                conn.execute(q.DELETE_SUPERSEDED_PAGES, (old_ids,))
-            conn.execute(q.MARK_LIVE, (doc["id"],))
-            conn.execute(q.REFRESH_BM25_STATS, (doc["organization_id"], doc["rooftop_id"]))
+                conn.execute(sql_text("delete_superseded_chunks"), (old_ids,))
+                conn.execute(sql_text("delete_superseded_sections"), (old_ids,))
+                conn.execute(sql_text("delete_superseded_pages"), (old_ids,))
+            conn.execute(sql_text("mark_live"), (doc["id"],))
+            conn.execute(sql_text("refresh_bm25_stats"), (doc["organization_id"], doc["rooftop_id"]))
         report.add("replaced", len(old_ids))
         report.add("published", 1)
     report.seconds = time.perf_counter() - started

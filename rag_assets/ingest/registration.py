@@ -11,9 +11,9 @@ from pathlib import Path
 import psycopg
 import yaml
 
-from rag_assets.ingest import queries as q
 from rag_assets.ingest.chunking import ChunkerConfig
 from rag_assets.ingest.extraction import media_type_for
+from rag_assets.ingest.queries import sql_text
 
 # Bump when extraction, sectioning or chunking changes what they produce for the same input.
 PIPELINE_VERSION = "5"  # 5: word-boundary moves bounded (long unspaced runs no longer duplicate)
@@ -109,15 +109,15 @@ def register_file(
     sha = sha256_hex(data)
     doc_id = content_id(organization_id, rooftop_id, source_path, sha, digest)
     resolved_title = title or meta.get("title") or default_title(path)
-    existing = conn.execute(q.SELECT_DOCUMENT, (doc_id,)).fetchone()
+    existing = conn.execute(sql_text("select_document"), (doc_id,)).fetchone()
     if existing and existing["status"] == "live":
         return Registration(doc_id, sha, path, source_path, organization_id, rooftop_id, "unchanged", existing["title"])
-    live = conn.execute(q.SELECT_LIVE_FOR_SOURCE, (organization_id, rooftop_id, source_path)).fetchone()
+    live = conn.execute(sql_text("select_live_for_source"), (organization_id, rooftop_id, source_path)).fetchone()
     state = "retry" if existing and existing["status"] in ("building", "failed") else ("changed" if live else "new")
     with conn.transaction():
-        conn.execute(q.INSERT_FILE, (sha, len(data), data))
+        conn.execute(sql_text("insert_file"), (sha, len(data), data))
         conn.execute(
-            q.INSERT_DOCUMENT,
+            sql_text("insert_document"),
             {
                 "id": doc_id,
                 "organization_id": organization_id,

@@ -9,22 +9,16 @@ from pathlib import Path
 
 from dagster import DagsterInstance, materialize
 
-from rag_serving.store import catalog
-from rag_serving.store import bootstrap as db
-
 from rag_assets.assets.ingest import ingest_assets
 from rag_assets.ingest.extraction import SUFFIX_TYPES, IngestError
-from rag_assets.partitions import files_partitions
+from rag_assets.ingest.queries import sql_text
 from rag_assets.ingest.registration import RegistrationError, register_file
+from rag_assets.partitions import files_partitions
+from rag_serving.store import bootstrap as db
+from rag_serving.store import catalog
 
 # The runner prints its own one-line outcome per file; Dagster's event log keeps the details.
 QUIET_RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
-
-DOCUMENT_RESULT = """
-SELECT status, page_count,
-       (SELECT count(*) FROM chunks WHERE document_id = d.id) AS chunks,
-       (SELECT count(*) FROM sections WHERE document_id = d.id) AS sections
-FROM documents d WHERE id = %s"""
 
 
 @dataclass(frozen=True)
@@ -149,7 +143,7 @@ def ingest_targets(
                 raise_on_error=False,
             )
             seconds = time.perf_counter() - t0
-            row = conn.execute(DOCUMENT_RESULT, (reg.document_id,)).fetchone()
+            row = conn.execute(sql_text("document_result"), (reg.document_id,)).fetchone()
             notes = catalog.recent_errors(conn, limit=50, document_id=reg.document_id)
             if result.success and row and row["status"] == "live":
                 pages = row["page_count"] or 0

@@ -12,10 +12,18 @@ from pathlib import Path
 import psycopg
 from tokenizers import Tokenizer
 
-from rag_assets.ingest import queries as q
 from rag_assets.ingest.chunking import ChunkerConfig, chunk_document, section_token_counts, token_offsets
 from rag_assets.ingest.doctext import DocText
-from rag_assets.ingest.extraction import PDF, IngestError, extract, media_type_for, open_pdf, read_outline, read_text_file
+from rag_assets.ingest.extraction import (
+    PDF,
+    IngestError,
+    extract,
+    media_type_for,
+    open_pdf,
+    read_outline,
+    read_text_file,
+)
+from rag_assets.ingest.queries import sql_text
 from rag_assets.ingest.registration import content_id, default_title, sha256_hex
 from rag_assets.ingest.sections import Section, detect_sections
 
@@ -34,14 +42,14 @@ class StepReport:
 
 
 def load_file(conn: psycopg.Connection, sha: str) -> bytes:
-    row = conn.execute(q.SELECT_FILE, (sha,)).fetchone()
+    row = conn.execute(sql_text("select_file"), (sha,)).fetchone()
     if row is None:
         raise LookupError(f"no stored file with sha256 {sha}; register it first (rag ingest)")
     return bytes(row["content"])
 
 
 def building_documents(conn: psycopg.Connection, sha: str) -> list[dict]:
-    return [d for d in conn.execute(q.SELECT_PENDING_FOR_FILE, (sha,)).fetchall() if d["status"] == "building"]
+    return [d for d in conn.execute(sql_text("select_pending_for_file"), (sha,)).fetchall() if d["status"] == "building"]
 
 
 def record_error(
@@ -56,7 +64,7 @@ def record_error(
     run_id: str | None = None,
 ) -> None:
     conn.execute(
-        q.INSERT_ERROR,
+        sql_text("insert_error"),
         {
             "organization_id": doc["organization_id"],
             "rooftop_id": doc["rooftop_id"],
@@ -77,7 +85,7 @@ def fail_documents(conn: psycopg.Connection, docs: list[dict], stage: str, exc: 
     with conn.transaction():
         for doc in docs:
             record_error(conn, doc, stage, type(exc).__name__, str(exc), run_id=run_id)
-            conn.execute(q.MARK_FAILED, (str(exc), doc["id"]))
+            conn.execute(sql_text("mark_failed"), (str(exc), doc["id"]))
 
 
 @contextlib.contextmanager
@@ -95,13 +103,13 @@ def guarded(conn: psycopg.Connection, sha: str, stage: str, run_id: str | None =
 def validate_step(conn: psycopg.Connection, sha: str, run_id: str | None = None) -> StepReport:
     """Open the file; a bad file fails its documents here with a message naming it."""
     started = time.perf_counter()
-    docs = conn.execute(q.SELECT_PENDING_FOR_FILE, (sha,)).fetchall()
+    docs = conn.execute(sql_text("select_pending_for_file"), (sha,)).fetchall()
     report = StepReport(documents=len(docs))
     if not docs:
         return report
     with conn.transaction():
         for doc in docs:
-            conn.execute(q.MARK_BUILDING, (doc["id"],))
+            conn.execute(sql_text("mark_building"), (doc["id"],))
     data = load_file(conn, sha)
     name = docs[0]["file_name"]
     try:
@@ -115,7 +123,7 @@ def validate_step(conn: psycopg.Connection, sha: str, run_id: str | None = None)
         raise
     with conn.transaction():
         for doc in docs:
-            conn.execute(q.UPDATE_PAGE_COUNT, (page_count, doc["id"]))
+            conn.execute(sql_text("update_page_count"), (page_count, doc["id"]))
     report.add("pages", page_count)
     report.add("bytes", len(data))
     report.seconds = time.perf_counter() - started
@@ -148,10 +156,10 @@ def pages_step(
         raise
     for doc in docs:
         with conn.transaction():
-            conn.execute(q.DELETE_PAGES, (doc["id"],))
+            conn.execute(sql_text("delete_pages"), (doc["id"],))
             with conn.cursor() as cur:
                 cur.executemany(
-                    q.INSERT_PAGE,
+                    sql_text("insert_page"),
                     [
                         (doc["id"], doc["organization_id"], doc["rooftop_id"], p.index, p.label, p.text,
                          p.has_text_layer, p.ocr, p.unreadable)
@@ -164,7 +172,7 @@ def pages_step(
                                  next((w for w in extracted.warnings if f"page {p.index} " in w), f"{name}: page {p.index} is unreadable"),
                                  severity="warning", page_index=p.index, run_id=run_id)
             if extracted.pdf_title and doc["title"] == default_title(Path(doc["file_name"])):
-                conn.execute(q.UPDATE_TITLE, (extracted.pdf_title, doc["id"]))
+                conn.execute(sql_text("update_title"), (extracted.pdf_title, doc["id"]))
     report.warnings = extracted.warnings
     report.add("pages", len(extracted.pages))
     report.add("ocr_pages", sum(p.ocr for p in extracted.pages))
@@ -175,7 +183,7 @@ def pages_step(
 
 
 def _doctext(conn: psycopg.Connection, document_id: str) -> DocText:
-    rows = conn.execute(q.SELECT_PAGES, (document_id,)).fetchall()
+    rows = conn.execute(sql_text("select_pages"), (document_id,)).fetchall()
     return DocText([r["text"] for r in rows], [r["page_label"] for r in rows])
 
 
@@ -199,8 +207,8 @@ def sections_step(conn: psycopg.Connection, sha: str, tokenizer: Tokenizer, run_
         counts = section_token_counts(token_offsets(tokenizer, text), sections)
         ids = [section_id(doc["id"], s) for s in sections]
         with conn.transaction():
-            conn.execute(q.DELETE_CHUNKS, (doc["id"],))
-            conn.execute(q.DELETE_SECTIONS, (doc["id"],))
+            conn.execute(sql_text("delete_chunks"), (doc["id"],))
+            conn.execute(sql_text("delete_sections"), (doc["id"],))
             with conn.cursor() as cur:
                 rows = []
                 for s, sid, n in zip(sections, ids, counts):
@@ -209,7 +217,7 @@ def sections_step(conn: psycopg.Connection, sha: str, tokenizer: Tokenizer, run_
                                  ids[s.parent] if s.parent is not None else None, s.ordinal, s.level, s.title,
                                  s.heading_path, s.source, begin.page_index, max(finish.page_index, begin.page_index),
                                  begin.offset, finish.offset, n))
-                cur.executemany(q.INSERT_SECTION, rows)
+                cur.executemany(sql_text("insert_section"), rows)
         report.add("sections", len(sections))
         report.add("top_level_sections", sum(s.parent is None for s in sections))
         report.add("from_outline", sum(s.source == "outline" for s in sections))
@@ -218,7 +226,7 @@ def sections_step(conn: psycopg.Connection, sha: str, tokenizer: Tokenizer, run_
 
 
 def _load_sections(conn: psycopg.Connection, document_id: str, text: DocText) -> tuple[list[Section], list[str]]:
-    rows = conn.execute(q.SELECT_SECTIONS, (document_id,)).fetchall()
+    rows = conn.execute(sql_text("select_sections"), (document_id,)).fetchall()
     ordinal_of = {r["id"]: r["ordinal"] for r in rows}
     sections = [
         Section(
@@ -247,10 +255,10 @@ def chunks_step(
         sections, section_ids = _load_sections(conn, doc["id"], text)
         spans = chunk_document(text, tokenizer, config, sections)
         with conn.transaction():
-            conn.execute(q.DELETE_CHUNKS, (doc["id"],))
+            conn.execute(sql_text("delete_chunks"), (doc["id"],))
             with conn.cursor() as cur:
                 cur.executemany(
-                    q.INSERT_CHUNK,
+                    sql_text("insert_chunk"),
                     [
                         (content_id(doc["id"], c.start, c.end, sha256_hex(c.body)), doc["organization_id"],
                          doc["rooftop_id"], doc["id"], section_ids[c.section] if c.section is not None else None,

@@ -6,8 +6,9 @@ import time
 
 import psycopg
 
-from rag_assets.ingest import queries as q
+from rag_assets.ingest.queries import sql_text
 from rag_assets.ingest.steps import StepReport, building_documents
+
 
 def embeddings_step(conn: psycopg.Connection, sha: str, embedder, run_id: str | None = None) -> StepReport:
     """Vectors for every chunk of the built documents, through the cache."""
@@ -20,11 +21,11 @@ def embeddings_step(conn: psycopg.Connection, sha: str, embedder, run_id: str | 
     report = StepReport(documents=len(docs))
     register_vector(conn)
     for doc in docs:
-        rows = conn.execute(q.SELECT_CHUNK_BODIES, (doc["id"],)).fetchall()
+        rows = conn.execute(sql_text("select_chunk_bodies"), (doc["id"],)).fetchall()
         vectors, stats = embed_cached(conn, embedder, [r["body"] for r in rows])
         with conn.transaction(), conn.cursor() as cur:
-            cur.executemany(q.SET_CHUNK_EMBEDDING, [(v, embedder.model, r["id"]) for r, v in zip(rows, vectors)])
-            cur.execute(q.SET_DOCUMENT_EMBEDDING_MODEL, (embedder.model, doc["id"]))
+            cur.executemany(sql_text("set_chunk_embedding"), [(v, embedder.model, r["id"]) for r, v in zip(rows, vectors)])
+            cur.execute(sql_text("set_document_embedding_model"), (embedder.model, doc["id"]))
         report.add("vectors", len(rows))
         report.add("cache_hits", stats.hits)
         report.add("cache_misses", stats.misses)
@@ -41,7 +42,7 @@ def store_token_vectors(conn: psycopg.Connection, encoder, rows: list[dict], rep
         part = rows[offset : offset + batch]
         encoded = [pack(v) for v in encoder.token_vectors([r["body"] for r in part])]
         with conn.transaction(), conn.cursor() as cur:
-            cur.executemany(q.INSERT_TOKEN_VECTORS, [
+            cur.executemany(sql_text("insert_token_vectors"), [
                 (r["id"], encoder.model, r["organization_id"], r["rooftop_id"], r["body_sha256"], p.tokens, p.dim,
                  p.vectors, p.scales) for r, p in zip(part, encoded)])
         report.add("encoded", len(part))
@@ -56,7 +57,7 @@ def token_vectors_step(conn: psycopg.Connection, sha: str, encoder, run_id: str 
     from rag_serving.search.late_interaction import TokenEncoder
 
     started = time.perf_counter()
-    docs = conn.execute(q.SELECT_BUILDING_OR_LIVE_FOR_FILE, (sha,)).fetchall()
+    docs = conn.execute(sql_text("select_building_or_live_for_file"), (sha,)).fetchall()
     report = StepReport(documents=len(docs))
     if not isinstance(encoder, TokenEncoder):
         report.warnings.append(f"{encoder.model} has no token vectors; late interaction encodes candidates at query time")
@@ -65,8 +66,8 @@ def token_vectors_step(conn: psycopg.Connection, sha: str, encoder, run_id: str 
     for doc in docs:
         args = {"document": doc["id"], "model": encoder.model}
         with conn.transaction():
-            report.add("reused", conn.execute(q.COPY_TOKEN_VECTORS, args).rowcount)
-        store_token_vectors(conn, encoder, conn.execute(q.SELECT_CHUNKS_FOR_TOKEN_VECTORS, args).fetchall(), report)
+            report.add("reused", conn.execute(sql_text("copy_token_vectors"), args).rowcount)
+        store_token_vectors(conn, encoder, conn.execute(sql_text("select_chunks_for_token_vectors"), args).fetchall(), report)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -80,7 +81,7 @@ def backfill_token_vectors(conn: psycopg.Connection, encoder) -> StepReport:
     report = StepReport()
     if not isinstance(encoder, TokenEncoder):
         return report
-    store_token_vectors(conn, encoder, conn.execute(q.SELECT_LIVE_CHUNKS_WITHOUT_TOKEN_VECTORS,
+    store_token_vectors(conn, encoder, conn.execute(sql_text("select_live_chunks_without_token_vectors"),
                                                     {"model": encoder.model}).fetchall(), report)
     report.seconds = time.perf_counter() - started
     return report

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from rag_serving.answer.responses import Draft, Grounding
+from rag_serving.answer.sentences import squish
 from rag_serving.answer.text import stems, words
 from rag_serving.search.hits import Hit
-from rag_serving.answer.sentences import squish
 
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 _NEGATION = re.compile(r"\b(no|not|never|none|nor|without|cannot|n't|neither)\b|n't\b", re.I)

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from tokenizers import Tokenizer
 
 from rag_serving.answer.responses import Draft, Source
+from rag_serving.answer.sentences import squish
 from rag_serving.search.hits import Hit
 from rag_serving.store.sessions import Session
 from rag_serving.store.sqlfiles import sql_text
-from rag_serving.answer.sentences import squish
 
 MAX_SECTION_TOKENS = 2000
 CONTEXT_BUDGET = 8000

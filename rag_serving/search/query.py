@@ -38,8 +38,8 @@ class Query:
     @property
     def vector(self) -> np.ndarray:
         if self._vector is None:
-            vector = np.asarray(self.embedder.embed([self.text])[0], dtype=np.float32)
-            self._vector = vector / max(float(np.linalg.norm(vector)), 1e-12)
+            # Every embedder returns L2-normalized vectors; normalizing again would move the dense leg's floats.
+            self._vector = np.asarray(self.embedder.embed([self.text])[0], dtype=np.float32)
         return self._vector
 
     def terms(self, session: Session) -> Terms:

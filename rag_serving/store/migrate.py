@@ -9,19 +9,12 @@ from pathlib import Path
 
 import psycopg
 
+from rag_serving.store.sqlfiles import sql_text
+
 log = logging.getLogger(__name__)
 
 # Any constant works; it only has to be the same for every process that migrates.
 MIGRATION_LOCK_KEY = 0x52414730
-
-CREATE_MIGRATIONS_TABLE = """
-CREATE TABLE IF NOT EXISTS schema_migrations (
-    version     text PRIMARY KEY,
-    checksum    text NOT NULL,
-    applied_at  timestamptz NOT NULL DEFAULT now()
-)"""
-SELECT_APPLIED = "SELECT version, checksum FROM schema_migrations"
-INSERT_APPLIED = "INSERT INTO schema_migrations (version, checksum) VALUES (%s, %s)"
 
 
 class MigrationError(RuntimeError):
@@ -44,8 +37,8 @@ def migrate(url: str) -> list[str]:
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("SELECT pg_advisory_lock(%s)", (MIGRATION_LOCK_KEY,))
         try:
-            conn.execute(CREATE_MIGRATIONS_TABLE)
-            applied = dict(conn.execute(SELECT_APPLIED).fetchall())
+            conn.execute(sql_text("create_migrations_table"))
+            applied = dict(conn.execute(sql_text("select_applied")).fetchall())
             for version, text in migration_files():
                 checksum = hashlib.sha256(text.encode()).hexdigest()
                 if version in applied:
@@ -57,7 +50,7 @@ def migrate(url: str) -> list[str]:
                     continue
                 with conn.transaction():
                     conn.execute(text)
-                    conn.execute(INSERT_APPLIED, (version, checksum))
+                    conn.execute(sql_text("insert_applied"), (version, checksum))
                 applied_now.append(version)
                 log.info("applied migration %s", version)
         finally:

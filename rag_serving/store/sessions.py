@@ -12,8 +12,9 @@ from psycopg.conninfo import make_conninfo
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
 
+from rag_serving.store.sqlfiles import sql_text
+
 APP_ROLE = "rag_app"
-SET_TENANT = "SELECT set_config('app.organization_id', %s, true), set_config('app.rooftop_ids', %s, true)"
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ class Database:
         """The tenant session for one request; commits when the request ends (web fallbacks are logged in it)."""
         with self.pool.connection() as conn:
             with conn.transaction():
-                conn.execute(SET_TENANT, (tenant.organization_id, ",".join(tenant.rooftop_ids)))
+                conn.execute(sql_text("set_tenant"), (tenant.organization_id, ",".join(tenant.rooftop_ids)))
                 yield Session(conn, tenant)
 
     @contextmanager

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rag_assets.ingest.extraction import extract
 from rag_assets.evaluation.golden import load_golden
+from rag_assets.ingest.extraction import extract
 
 GOLDEN_DIR = Path(__file__).resolve().parents[2] / "golden"
 

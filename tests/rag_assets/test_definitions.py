@@ -5,7 +5,6 @@ from dagster import AssetKey
 from rag_assets.definitions import defs
 from rag_assets.partitions import files_partitions
 
-
 INGEST = {"source_documents", "pages", "sections", "chunks", "embeddings", "token_vectors", "indexes",
           "published_documents"}
 

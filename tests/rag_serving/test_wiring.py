@@ -60,3 +60,20 @@ def test_a_tei_reranker_is_a_row_like_any_other(corpus_app_db, minilm):
         hits = p.search(Tenant("acme", ("hq",)), "condenser fan replacement interval", k=5)
     scores = [h.rerank_score for h in hits]
     assert all(0 <= s <= 1 for s in scores) and scores == sorted(scores, reverse=True)
+
+
+def test_a_serving_replica_with_only_the_app_url_starts_no_server_and_migrates_nothing(corpus_db, tmp_path):
+    from psycopg.conninfo import make_conninfo
+
+    from rag_serving.store.sessions import APP_ROLE
+    from rag_serving.wiring import serving_database
+
+    settings = load_settings({"RAG_HOME": str(tmp_path / "home"),
+                              "RAG_APP_DATABASE_URL": make_conninfo(corpus_db, user=APP_ROLE)})
+    database = serving_database(settings, max_size=1)
+    try:
+        with database.anonymous() as conn:
+            assert conn.execute("SELECT current_user AS u").fetchone()["u"] == APP_ROLE
+    finally:
+        database.close()
+    assert not (tmp_path / "home").exists()  # no embedded server was started

@@ -31,5 +31,7 @@ scored AS (
   {filters}
   GROUP BY p.chunk_id
 )
-SELECT id, score, row_number() OVER (ORDER BY score DESC, id) AS rank
-FROM scored ORDER BY score DESC, id LIMIT %(limit)s
+-- Identical chunks (an unchanged paragraph in two editions) score the same up to the last bit of a floating-point sum
+-- whose order depends on the plan: rank on the score rounded to 1e-9, so such ties go to the id, every time.
+SELECT id, score, row_number() OVER (ORDER BY round(score::numeric, 9) DESC, id) AS rank
+FROM scored ORDER BY round(score::numeric, 9) DESC, id LIMIT %(limit)s

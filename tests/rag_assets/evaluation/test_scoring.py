@@ -2,9 +2,9 @@
 
 import pytest
 
+from rag_assets.evaluation.golden import GoldenCase
 from rag_assets.evaluation.scoring import case_metrics, judge
 from rag_serving.answer.answerer import search_text
-from rag_assets.evaluation.golden import GoldenCase
 from rag_serving.search.hits import Hit
 
 CASE = GoldenCase.model_validate({

@@ -82,7 +82,7 @@ def test_generation_is_byte_identical_in_a_separate_process(root, tmp_path):
     env = dict(os.environ, PYTHONPATH=str(repo) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     subprocess.run(
         [sys.executable, "-m", "rag_assets.samples", str(out)],
-        check=True, cwd=repo, env=env, capture_output=True, timeout=120,
+        check=True, cwd=repo, env=env, capture_output=True, timeout=600,
     )
     assert _digests(out) == _digests(root)
 

@@ -3,8 +3,8 @@ import datetime as dt
 from rag_serving.answer.evidence import answer_like, assess, coverage, has_kind, profile, semantic, superseded
 from rag_serving.answer.text import stems
 from rag_serving.answer.vectors import SentenceVectors
-from rag_serving.search.query import Query
 from rag_serving.search.hits import Hit
+from rag_serving.search.query import Query
 
 
 def hit(body: str, *, chunk_id="c1", title="Employee Handbook 2025", path="employee-handbook-2025.pdf") -> Hit:

@@ -8,11 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from rag_serving.answer.generators import (AnthropicGenerator, ExtractiveGenerator, GeneratorError, OpenAICompatibleGenerator, SYSTEM_PROMPT)
+from rag_serving.answer.generators import (
+    SYSTEM_PROMPT,
+    AnthropicGenerator,
+    ExtractiveGenerator,
+    GeneratorError,
+    OpenAICompatibleGenerator,
+)
 from rag_serving.answer.grounding import check
 from rag_serving.answer.vectors import SentenceVectors
-from rag_serving.settings import SettingsError, load_settings
 from rag_serving.search.hits import Hit
+from rag_serving.settings import SettingsError, load_settings
 from tests.fake_anthropic import make_app
 from tests.servers import free_port, serve, stop, wait_ready
 

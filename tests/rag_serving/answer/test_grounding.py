@@ -1,8 +1,8 @@
 import datetime as dt
 
-from rag_serving.answer.responses import Draft, Sentence, Source
 from rag_serving.answer.generators import SYSTEM_PROMPT
 from rag_serving.answer.grounding import LexicalSupport, check, factual, leaked
+from rag_serving.answer.responses import Draft, Sentence, Source
 from rag_serving.search.hits import Hit
 
 BODY = "Full-time employees with at least six months of continuous service are entitled to 16 weeks\nof parental leave at full pay."

@@ -4,15 +4,15 @@ their own pages, long sections fall back to a neighbour window, and the budget i
 import pytest
 from psycopg.conninfo import make_conninfo
 
-from rag_assets.resources import ChunkerResource
 from rag_assets.ingest.runner import Target
-from rag_serving.store.sessions import APP_ROLE, Database, Tenant
-from rag_serving.models.embedders import HashedTfidf
+from rag_assets.resources import ChunkerResource
 from rag_serving.answer.parents import ParentPlan, count_tokens, parents
-from tests.searching import legs
+from rag_serving.models.embedders import HashedTfidf
 from rag_serving.models.tokenization import load_tokenizer
+from rag_serving.store.sessions import APP_ROLE, Database, Tenant
 from tests.pdfs import text_pdf
 from tests.rag_assets.assets.test_ingest import run_batch, write
+from tests.searching import legs
 
 LEAVE_1 = ("1 Leave\n\nStaff get sixteen weeks of parental leave at full pay.\nThe leave may start up to four weeks "
            "before the expected birth.\nPartners get four weeks of paid leave.")

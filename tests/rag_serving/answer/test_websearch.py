@@ -4,10 +4,10 @@ the rule that tenant-scoped questions never go out, and the fallback log, assert
 import pytest
 from fastapi import FastAPI, Request
 
-from rag_serving.store import bootstrap as db
-from rag_serving.store.sessions import APP_ROLE, Database, Tenant
 from rag_serving.answer.evidence import Evidence, PassageEvidence, profile
 from rag_serving.answer.websearch import SearxngSearch, WebSearchError, allowed_for, internal_reason, log_fallback
+from rag_serving.store import bootstrap as db
+from rag_serving.store.sessions import APP_ROLE, Database, Tenant
 from rag_serving.store.web_rules import set_rule
 from tests.servers import serve
 

@@ -3,11 +3,13 @@
 import httpx
 import pytest
 
-from rag_serving.store import apikeys
-from rag_serving.store import bootstrap as db
 from rag_serving.api.app import create_app
 from rag_serving.settings import load_settings
+from rag_serving.store import apikeys
+from rag_serving.store import bootstrap as db
 from tests.servers import serve
+
+SETTINGS = load_settings({"RAG_HOME": "/tmp/unused", "RAG_MAX_QUESTION_CHARS": "300"})
 
 
 @pytest.fixture(scope="module")
@@ -21,13 +23,12 @@ def keys(corpus_db):
 
 @pytest.fixture(scope="module")
 def base(corpus_app_db, minilm):
-    settings = load_settings({"RAG_HOME": "/tmp/unused", "RAG_MAX_QUESTION_CHARS": "300"})
-    with serve(create_app(settings, database=corpus_app_db, embedder=minilm), "/healthz") as url:
+    with serve(create_app(SETTINGS, database=corpus_app_db, embedder=minilm), "/healthz") as url:
         yield url
 
 
 def post(base, key, body):
-    return httpx.post(f"{base}/retrieve", json=body, headers={"Authorization": f"Bearer {key}"}, timeout=60)
+    return httpx.post(f"{base}/retrieve", json=body, headers={"Authorization": f"Bearer {key}"}, timeout=300)
 
 
 def test_retrieve_returns_ranked_hits_with_citations(base, keys):
@@ -51,7 +52,7 @@ def test_tenant_comes_from_the_key_not_the_body(base, keys):
 
 
 def test_x_api_key_header_works_too(base, keys):
-    r = httpx.post(f"{base}/retrieve", json={"question": "gate code"}, headers={"X-API-Key": keys["acme"]}, timeout=60)
+    r = httpx.post(f"{base}/retrieve", json={"question": "gate code"}, headers={"X-API-Key": keys["acme"]}, timeout=300)
     assert r.status_code == 200
 
 
@@ -94,7 +95,7 @@ def test_stats_are_scoped_to_the_key(base, keys):
 
 
 def query(base, key, body):
-    return httpx.post(f"{base}/query", json=body, headers={"Authorization": f"Bearer {key}"}, timeout=120)
+    return httpx.post(f"{base}/query", json=body, headers={"Authorization": f"Bearer {key}"}, timeout=300)
 
 
 def test_query_answers_with_cited_sentences_route_confidence_and_grounding(base, keys):
@@ -108,6 +109,8 @@ def test_query_answers_with_cited_sentences_route_confidence_and_grounding(base,
     src = sentence["sources"][0]
     assert src["link"].startswith("employee-handbook-2025.pdf#page=") and src["pages"].startswith("p")
     assert src["quote"] and src["chunk_id"]
+    # The response names the pipeline that produced it: the one the settings describe, as `rag ask` runs it.
+    assert body["pipeline"] == SETTINGS.pipeline().digest
 
 
 def test_query_abstains_on_a_false_premise_and_shows_closest_sources(base, keys):

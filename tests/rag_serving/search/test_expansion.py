@@ -3,12 +3,12 @@
 import pytest
 from fastapi import FastAPI
 
-from rag_serving.store.sessions import Tenant
-from rag_serving.search.expansion import Hyde, MultiQuery, Synonyms, SynonymsError
 from rag_serving.answer.generators import OpenAICompatibleGenerator
+from rag_serving.search.expansion import Hyde, MultiQuery, Synonyms, SynonymsError
 from rag_serving.search.legs import Retriever
-from rag_serving.search.pipeline import SearchPlan, Searcher
+from rag_serving.search.pipeline import Searcher, SearchPlan
 from rag_serving.search.query import Query
+from rag_serving.store.sessions import Tenant
 from tests.servers import serve
 
 

@@ -7,11 +7,11 @@ import shutil
 import numpy as np
 import pytest
 
-from rag_serving.store.sessions import Tenant
 from rag_serving.search.features import FEATURE_VERSION
 from rag_serving.search.learned import LearnedReranker, default_artefact, model_path, read_artefact
 from rag_serving.search.rerankers import RerankerError
 from rag_serving.spec import PipelineSpec
+from rag_serving.store.sessions import Tenant
 from rag_serving.wiring import Wiring
 
 

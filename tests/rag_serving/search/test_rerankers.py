@@ -2,8 +2,8 @@
 
 import pytest
 
-from rag_serving.search.rerankers import RerankerError, TeiReranker
 from rag_serving.models.tei_server import create_tei_app
+from rag_serving.search.rerankers import RerankerError, TeiReranker
 from tests.servers import serve
 
 TEXTS = [
@@ -27,9 +27,25 @@ def test_scores_come_back_in_input_order_within_zero_and_one(tei):
     assert reranker.model.startswith("tei:all-MiniLM-L6-v2")
 
 
-def test_server_error_names_the_server(tei):
-    with pytest.raises(RerankerError, match="/rerank returned 413"):
-        TeiReranker(tei).rerank("q", ["word " * 400])  # over the model's 256 word pieces: TEI refuses
+def test_a_chunk_longer_than_the_models_input_is_truncated_not_refused(tei):
+    # 400 words are over the model's 256 word pieces; without truncate=true TEI answers 413 for a 500-token chunk.
+    [score] = TeiReranker(tei).rerank("How long is parental leave?", ["word " * 400])
+    assert 0.0 <= score <= 1.0
+
+
+def test_server_error_names_the_server():
+    from fastapi import FastAPI
+    from fastapi.responses import JSONResponse
+
+    app = FastAPI()
+
+    @app.post("/rerank")
+    def overloaded():
+        return JSONResponse({"error": "Model is overloaded", "error_type": "Overloaded"}, status_code=503)
+
+    with serve(app, "/docs") as base:
+        with pytest.raises(RerankerError, match=rf"TEI at {base}: /rerank returned 503: .*overloaded"):
+            TeiReranker(base).rerank("q", ["text"])
 
 
 def test_no_texts_need_no_request():

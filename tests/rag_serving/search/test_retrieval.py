@@ -4,12 +4,12 @@ import datetime as dt
 
 import pytest
 
-from rag_serving.store import bootstrap as db
-from rag_serving.store.sessions import Tenant
 from rag_serving.models.embedders import HashedTfidf
 from rag_serving.search.fusion import rrf
 from rag_serving.search.hits import Filters
 from rag_serving.search.legs import IndexModelMismatch
+from rag_serving.store import bootstrap as db
+from rag_serving.store.sessions import Tenant
 from tests.searching import legs
 
 ACME_HQ = Tenant("acme", ("hq",))

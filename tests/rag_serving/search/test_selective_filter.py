@@ -6,11 +6,11 @@ from pgvector.psycopg import register_vector
 from psycopg.conninfo import make_conninfo
 
 from rag_assets.ingest.publish import ensure_vector_index
-from rag_assets.ingest import queries
-from rag_serving.store import bootstrap as db
-from rag_serving.store.sessions import APP_ROLE, Database, Tenant
+from rag_assets.ingest.queries import sql_text
 from rag_serving.models.embedders import HashedTfidf
 from rag_serving.search.hits import Filters
+from rag_serving.store import bootstrap as db
+from rag_serving.store.sessions import APP_ROLE, Database, Tenant
 from tests.searching import legs
 
 N_CHUNKS = 5_000
@@ -36,9 +36,9 @@ def test_one_percent_filter_returns_fifty_results(database_url):
                 [(f"c{i}", i, "rare" if i % RARE_EVERY == 0 else "common", dt.date(2025, 1, 1), t, "0" * 64, v, embedder.model)
                  for i, (t, v) in enumerate(zip(texts, vectors))],
             )
-        conn.execute(queries.INSERT_POSTINGS, (["doc"],))
-        conn.execute(queries.SET_BM25_LENGTHS, (["doc"],))
-        conn.execute(queries.REFRESH_BM25_STATS, ("acme", "hq"))
+        conn.execute(sql_text("insert_postings"), (["doc"],))
+        conn.execute(sql_text("set_bm25_lengths"), (["doc"],))
+        conn.execute(sql_text("refresh_bm25_stats"), ("acme", "hq"))
         ensure_vector_index(conn, embedder.model, embedder.dim)
     database = Database(make_conninfo(database_url, user=APP_ROLE), max_size=1)
     try:

@@ -90,13 +90,13 @@ def test_server_runs_as_a_normal_user(tmp_path):
         shutil.chown(home, "ragtest")
         prefix = [shutil.which("runuser") or "/usr/sbin/runuser", "-u", "ragtest", "--", "env", *[f"{k}={v}" for k, v in env.items()]]
     try:
-        started = subprocess.run(prefix + cmd + ["start"], env=env, capture_output=True, text=True, timeout=120)
+        started = subprocess.run(prefix + cmd + ["start"], env=env, capture_output=True, text=True, timeout=600)
         assert started.returncode == 0, started.stderr
-        status = subprocess.run(prefix + cmd + ["status"], env=env, capture_output=True, text=True, timeout=60)
+        status = subprocess.run(prefix + cmd + ["status"], env=env, capture_output=True, text=True, timeout=300)
         assert status.stdout.startswith("running")
         pid = embedded.status(home / ".rag" / "pgdata").pid
         owner = subprocess.run(["ps", "-o", "user=", "-p", str(pid)], capture_output=True, text=True).stdout.strip()
         assert owner == ("ragtest" if os.geteuid() == 0 else os.environ.get("USER", owner))
     finally:
-        stopped = subprocess.run(prefix + cmd + ["stop"], env=env, capture_output=True, text=True, timeout=60)
+        stopped = subprocess.run(prefix + cmd + ["stop"], env=env, capture_output=True, text=True, timeout=300)
     assert stopped.stdout.strip() == "stopped"

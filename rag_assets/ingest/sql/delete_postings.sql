@@ -1,0 +1,1 @@
+DELETE FROM chunk_terms WHERE document_id = %s

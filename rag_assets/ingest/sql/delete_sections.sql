@@ -1,0 +1,1 @@
+DELETE FROM sections WHERE document_id = %s

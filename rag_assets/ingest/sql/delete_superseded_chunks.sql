@@ -1,0 +1,1 @@
+DELETE FROM chunks WHERE document_id = ANY(%s)

@@ -1,0 +1,1 @@
+SELECT refresh_bm25_stats(%s, %s)

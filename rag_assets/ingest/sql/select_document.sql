@@ -1,0 +1,1 @@
+SELECT * FROM documents WHERE id = %s

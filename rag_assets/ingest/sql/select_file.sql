@@ -1,0 +1,1 @@
+SELECT content FROM files WHERE sha256 = %s

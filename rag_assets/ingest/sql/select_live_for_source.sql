@@ -1,0 +1,2 @@
+SELECT id, sha256, pipeline_digest FROM documents
+WHERE organization_id = %s AND rooftop_id = %s AND source_path = %s AND status = 'live'

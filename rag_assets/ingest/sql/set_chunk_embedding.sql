@@ -1,0 +1,1 @@
+UPDATE chunks SET embedding = %s, embedding_model = %s WHERE id = %s

@@ -1,0 +1,1 @@
+UPDATE documents SET embedding_model = %s WHERE id = %s

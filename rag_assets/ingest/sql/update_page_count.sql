@@ -1,0 +1,1 @@
+UPDATE documents SET page_count = %s WHERE id = %s
