@@ -131,7 +131,8 @@ def ablate(golden_dir, beir_dir, split, overrides, public_set, rows, json_out, m
 @click.option("--split", type=click.Choice(["dev", "heldout", "all"]), default="dev", show_default=True)
 @click.option("--max-false-answer-rate", type=float, default=0.05, show_default=True)
 @click.option("--with", "overrides", multiple=True, metavar="FIELD=VALUE", help="a variant of the shipped spec")
-def sweep(golden_dir, split, max_false_answer_rate, overrides) -> None:
+@click.option("--save", is_flag=True, help="also write benchmarks/results/<date>-threshold-sweep-<split>.md")
+def sweep(golden_dir, split, max_false_answer_rate, overrides, save) -> None:
     """The answer threshold 0.1 to 0.9 for the shipped pipeline: false-answer against over-abstention rate."""
     from rag_assets.evaluation import sources, thresholds
 
@@ -143,10 +144,16 @@ def sweep(golden_dir, split, max_false_answer_rate, overrides) -> None:
         result = thresholds.run_sweep(wiring, source.cases, spec, max_false_answer_rate=max_false_answer_rate)
     finally:
         source.close()
+    from rag_assets.evaluation.report import save_result
+
     chosen, auc = result["chosen"], result["auc"]
-    say(f"threshold sweep on {len(source.cases)} golden cases (split {split}), commit {git_commit()}, "
-        f"pipeline {spec.digest} at threshold 0")
-    say(thresholds.markdown(result["table"], chosen))
-    say(f"chosen: {chosen['threshold']:.1f} (lowest threshold with false-answer rate ≤ {max_false_answer_rate})")
+    lines = [f"threshold sweep on {len(source.cases)} golden cases (split {split}), commit {git_commit()}, "
+             f"pipeline {spec.digest} at threshold 0 ({spec.summary()})", "",
+             thresholds.markdown(result["table"], chosen), "",
+             f"chosen: {chosen['threshold']:.1f} (lowest threshold with false-answer rate ≤ {max_false_answer_rate})"]
     if auc is not None:
-        say(f"confidence ROC AUC, answerable vs no-answer: {auc:.3f}")
+        lines.append(f"confidence ROC AUC, answerable vs no-answer: {auc:.3f}")
+    for line in lines:
+        say(line)
+    if save:
+        say(f"saved {save_result(f'threshold sweep {split}', chr(10).join(lines), 'rag sweep ' + ' '.join(sys.argv[2:]))}")
