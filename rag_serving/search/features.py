@@ -10,6 +10,7 @@ import numpy as np
 from rag_serving.search.hits import Hit
 from rag_serving.search.late_interaction import MaxSimReranker
 from rag_serving.search.query import Query
+from rag_serving.spec import DEFAULT_SPEC
 from rag_serving.store.sessions import Session
 from rag_serving.store.sqlfiles import sql_text
 
@@ -57,7 +58,8 @@ def _relative(values: np.ndarray, how: str) -> np.ndarray:
 class FeatureExtractor:
     """Builds the FEATURES matrix for a question's candidates in one SQL read plus the token-vector read."""
 
-    def __init__(self, maxsim: MaxSimReranker, *, k1: float = 1.2, b: float = 0.75):
+    def __init__(self, maxsim: MaxSimReranker, *, k1: float = DEFAULT_SPEC.bm25_k1,
+                 b: float = DEFAULT_SPEC.bm25_b):
         self.maxsim, self.k1, self.b = maxsim, k1, b
 
     def matrix(self, session: Session, query: Query, hits: Sequence[Hit]) -> np.ndarray:

@@ -13,6 +13,7 @@ from rag_serving.search.hits import Hit
 from rag_serving.search.late_interaction import MaxSimReranker
 from rag_serving.search.query import Query
 from rag_serving.search.rerankers import RerankerError
+from rag_serving.spec import DEFAULT_SPEC
 from rag_serving.store.sessions import Session
 
 ARTEFACT_FORMAT = "rag-learned-reranker/2"
@@ -65,7 +66,8 @@ class LearnedReranker:
     """P(chunk is relevant to the question) from FEATURES; trained on SciFact train and the golden dev split only.
     Probabilities are the model's own (log-loss trained, calibration error reported in the artefact)."""
 
-    def __init__(self, embedder, *, path: Path | None = None, k1: float = 1.2, b: float = 0.75):
+    def __init__(self, embedder, *, path: Path | None = None, k1: float = DEFAULT_SPEC.bm25_k1,
+                 b: float = DEFAULT_SPEC.bm25_b):
         self.path = Path(path) if path else default_artefact()
         self.model, self.artefact = read_artefact(self.path, embedder.model)
         self.name = f"learned-ltr/{self.artefact['digest'][:12]}"

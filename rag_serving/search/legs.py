@@ -9,7 +9,7 @@ from rag_serving.models.embedders import Embedder
 from rag_serving.search.fusion import RRF_K
 from rag_serving.search.hits import Filters, Hit
 from rag_serving.search.query import Query
-from rag_serving.spec import Mode, Sparse
+from rag_serving.spec import DEFAULT_SPEC, Mode, Sparse
 from rag_serving.store.sessions import Session
 from rag_serving.store.sqlfiles import composed, sql_text
 
@@ -32,8 +32,8 @@ def _leg(name: str, dim: int | None = None) -> sql.Composed:
 class Retriever:
     """The legs of one pipeline spec: its embedder, BM25 k1 and b, and candidates per leg before fusion."""
 
-    def __init__(self, embedder: Embedder, *, k1: float = 1.2, b: float = 0.75, candidates: int = 50,
-                 ef_search: int = 0):
+    def __init__(self, embedder: Embedder, *, k1: float = DEFAULT_SPEC.bm25_k1, b: float = DEFAULT_SPEC.bm25_b,
+                 candidates: int = DEFAULT_SPEC.candidates, ef_search: int = 0):
         self.embedder = embedder
         self.k1, self.b, self.candidates = k1, b, candidates
         self.ef_search = ef_search  # 0: twice the LIMIT, at least EF_SEARCH_MIN
