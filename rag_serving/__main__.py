@@ -4,14 +4,18 @@ or `llm-serve` (an OpenAI-compatible chat endpoint on a local GGUF)."""
 from __future__ import annotations
 
 import argparse
+import sys
 
 import uvicorn
 
-from rag_serving.settings import load_settings
+from rag_serving.settings import SettingsError, load_settings
 
 
 def main(argv: list[str] | None = None) -> None:
-    settings = load_settings()
+    try:
+        settings = load_settings()
+    except SettingsError as exc:  # one line naming the variable, not a traceback
+        sys.exit(f"rag_serving: {exc}")
     parser = argparse.ArgumentParser(prog="python -m rag_serving", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("serve", help="the query endpoint")

@@ -52,3 +52,16 @@ def test_an_unbuildable_pipeline_is_refused_naming_what_is_missing():
 def test_every_field_reads_one_documented_variable():
     names = [f.alias for f in Settings.model_fields.values()]
     assert len(names) == len(set(names)) and all(f.description for f in Settings.model_fields.values())
+
+
+def test_the_serving_entry_point_stops_on_a_bad_setting_with_one_line():
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "RAG_API_PORT": "eighty"}
+    result = subprocess.run([sys.executable, "-m", "rag_serving", "serve"], env=env, capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.strip() == ("rag_serving: RAG_API_PORT='eighty': Input should be a valid integer, unable to "
+                                     "parse string as an integer")
