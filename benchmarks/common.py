@@ -15,7 +15,7 @@ from rag_assets.settings import load_settings
 from rag_serving.spec import PipelineSpec
 from rag_serving.store.bootstrap import bootstrap
 from rag_serving.store.sessions import APP_ROLE, Database
-from rag_serving.wiring import Pipeline, Wiring
+from rag_serving.wiring import Wiring
 
 BENCH_DATA = Path(os.environ.get("RAG_BENCH_DATA", Path(__file__).resolve().parents[2] / "shared" / "bench"))
 
@@ -50,9 +50,6 @@ def pipeline(url: str, embedder, spec: PipelineSpec | None = None):
         yield Wiring(database, embedder).pipeline(spec or load_settings().pipeline())
     finally:
         database.close()
-
-
-__all__ = ["BENCH_DATA", "Pipeline", "bench_database", "drop_database", "legs", "pipeline", "serving"]
 
 
 @contextmanager

@@ -9,7 +9,7 @@ import click
 from rag_assets.settings import Settings, load_settings
 from rag_serving.spec import PipelineSpec
 from rag_serving.store.bootstrap import bootstrap
-from rag_serving.wiring import Pipeline, embedder_for, from_settings, serving_database
+from rag_serving.wiring import embedder_for, from_settings, serving_database
 
 
 def say(message: str = "") -> None:
@@ -35,6 +35,3 @@ def fail(message: str, code: int = 2) -> click.exceptions.Exit:
     """Print message to stderr and end the command with code."""
     click.echo(message, err=True)
     return click.exceptions.Exit(code)
-
-
-__all__ = ["Pipeline", "fail", "pipeline", "say", "settings"]

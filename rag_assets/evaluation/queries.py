@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from functools import cache
-from importlib import resources
+from functools import partial
 
+from rag_serving.store.sqlfiles import package_sql
 
-@cache
-def sql_text(name: str) -> str:
-    return (resources.files("rag_assets.evaluation") / "sql" / f"{name}.sql").read_text(encoding="utf-8")
+sql_text = partial(package_sql, "rag_assets.evaluation")

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from functools import cache
-from importlib import resources
+from functools import partial
+
+from rag_serving.store.sqlfiles import package_sql
 
 # Serializes index creation between concurrent partition runs.
 INDEX_LOCK_KEY = 0x52414731
 
-
-@cache
-def sql_text(name: str) -> str:
-    return (resources.files("rag_assets.ingest") / "sql" / f"{name}.sql").read_text(encoding="utf-8")
+sql_text = partial(package_sql, "rag_assets.ingest")

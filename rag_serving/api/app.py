@@ -21,7 +21,7 @@ from rag_serving.settings import Settings, load_settings
 from rag_serving.store.apikeys import tenant_for_key
 from rag_serving.store.sessions import Database, Tenant
 from rag_serving.store.sqlfiles import sql_text
-from rag_serving.wiring import Pipeline, from_settings
+from rag_serving.wiring import from_settings
 
 
 class Latencies:
@@ -42,13 +42,13 @@ class Latencies:
             return sorted(self._values), self._served
 
 
-def create_app(settings: Settings | None = None, *, pipeline: Pipeline | None = None,
-               database: Database | None = None, embedder: Embedder | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, *, database: Database | None = None,
+               embedder: Embedder | None = None) -> FastAPI:
     """The app for the pipeline the settings describe. Everything is built here, before the server accepts a
     connection, so start-up either finishes or fails with the cause; nothing loads lazily under the first requests."""
     settings = settings or load_settings()
-    owned = pipeline is None and database is None
-    pipeline = pipeline or from_settings(settings, database=database, embedder=embedder)
+    owned = database is None  # a database handed in (tests) is closed by whoever opened it
+    pipeline = from_settings(settings, database=database, embedder=embedder)
     latencies = Latencies()
 
     @asynccontextmanager

@@ -44,6 +44,8 @@ def prepare(tokenizer: Tokenizer) -> Tokenizer:
     return tokenizer
 
 
+# One tokenizer per file for the process, shared by request threads: it is configured (prepare) before it is cached
+# and never changed afterwards, and encoding only reads it, which the Rust tokenizer allows from many threads at once.
 @lru_cache(maxsize=8)
 def load_tokenizer(path: str | None = None) -> Tokenizer:
     return prepare(Tokenizer.from_file(str(path or default_tokenizer_path())))

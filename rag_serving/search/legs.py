@@ -62,7 +62,8 @@ class Retriever:
             ef = max(self.ef_search or max(EF_SEARCH_MIN, 2 * limit), limit)
             session.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(min(ef, EF_SEARCH_MAX))))
             session.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-            session.execute(f"SET LOCAL enable_indexscan = {'off' if exact else 'on'}")
+            if exact:
+                session.execute("SET LOCAL enable_indexscan = off")
         if mode == "dense":
             statement = _leg("dense", self.embedder.dim)
         elif mode == "sparse":
@@ -70,6 +71,8 @@ class Retriever:
         else:
             statement = composed("hybrid", dense=_leg("dense", self.embedder.dim), sparse=sparse_leg)
         ranked = session.execute(statement, params).fetchall()
+        if exact:  # later statements of this request's session use the index again
+            session.execute("SET LOCAL enable_indexscan = on")
         return hydrate(session, ranked, mode)[:k]
 
 

@@ -1,4 +1,4 @@
-"""The SQL the serving side runs, read from `store/sql/*.sql`; `{filters}` and other fragments are composed in safely."""
+"""SQL statements kept as package files (one parameterized statement per .sql file), read once; `{filters}` and other fragments are composed in safely."""
 
 from __future__ import annotations
 
@@ -9,9 +9,15 @@ from psycopg import sql
 
 
 @cache
+def package_sql(package: str, name: str) -> str:
+    """The text of <package>/sql/<name>.sql. Cached: the files are immutable package data, and a string is safe to
+    share between request threads (two threads may read the same file once each)."""
+    return (resources.files(package) / "sql" / f"{name}.sql").read_text(encoding="utf-8")
+
+
 def sql_text(name: str) -> str:
-    """The text of store/sql/<name>.sql (read once; the files are part of the package)."""
-    return (resources.files("rag_serving.store") / "sql" / f"{name}.sql").read_text(encoding="utf-8")
+    """The serving side's store/sql/<name>.sql."""
+    return package_sql("rag_serving.store", name)
 
 
 def composed(name: str, **parts: sql.Composable) -> sql.Composed:

@@ -162,6 +162,8 @@ def test_serve_answers_with_a_created_key(external_env, tmp_path):
     created = run(["keys", "create", "--org", "acme", "--rooftop", "hq", "--label", "test"], external_env)
     key = created.stdout.splitlines()[0].strip()
     assert key.startswith("rag_")
+    listed = run(["keys", "list"], external_env).stdout
+    assert "acme/hq  active" in listed and "test" in listed and key not in listed  # the key itself is never stored
     port = free_port()
     proc = subprocess.Popen(RAG + ["serve", "--port", str(port)], env=external_env, cwd=REPO,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
