@@ -77,5 +77,7 @@ def recorded(name: str):
     finally:
         sys.stdout = previous
     command = " ".join(["python -m", f"benchmarks.{name}", *sys.argv[1:]])
+    # The file is named by the benchmark and its settings, not by where a --json copy went.
+    args = [a for i, a in enumerate(sys.argv[1:]) if a != "--json" and (i == 0 or sys.argv[i] != "--json")]
     body = "```\n" + buffer.getvalue().rstrip() + "\n```"
-    print(f"saved {save_result(' '.join([name, *sys.argv[1:]]), body, command)}")
+    print(f"saved {save_result(' '.join([name, *args]), body, command)}")

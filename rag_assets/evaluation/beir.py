@@ -59,7 +59,7 @@ def load_corpus(url: str, folder: Path, embedder, *, split: str = "test", roofto
             texts = [(d.get("title", "") + ". " + d["text"]).strip() for d in entries]
             started = time.perf_counter()
             vectors, stats = embed_cached(conn, embedder, texts)
-            say(f"embedded {len(texts)} entries of {folder} in {time.perf_counter() - started:.0f} s "
+            say(f"embedded {len(texts)} entries of {Path(folder).name} in {time.perf_counter() - started:.0f} s "
                 f"({stats.misses} computed, {stats.hits} from cache)")
             insert_entries(conn, [(d["_id"], d.get("title") or d["_id"], text) for d, text in zip(entries, texts)],
                            vectors, rooftop, embedder)
