@@ -56,8 +56,10 @@ def demo(no_ablation) -> None:
             run_ask(question, org, [rooftop], served=served)
     if not no_ablation:
         say("")
-        say("$ rag ablate --split dev --rows shipped")
-        run_ablate(split="dev", rows="shipped")
+        # The held-out split: what the demo reports is measured on questions nothing was tuned on (and it is a
+        # quarter of dev's size, so the demo stays short).
+        say("$ rag ablate --split heldout --rows shipped")
+        run_ablate(split="heldout", rows="shipped")
         say("(the shipped rows only; `rag ablate` measures every component, including those left off)")
     say(f"\ndemo took {time.perf_counter() - started:.1f} s")
     if batch.count("failed"):
