@@ -10,7 +10,8 @@ from tokenizers import Tokenizer
 from rag_serving.answer.evidence import Evidence, assess
 from rag_serving.answer.generators import SYSTEM_PROMPT, Generator
 from rag_serving.answer.grounding import SupportCheck, check
-from rag_serving.answer.parents import ParentPlan, parents, pin_pages
+from rag_serving.answer.citations import cite_pages
+from rag_serving.answer.parents import ParentPlan, parents
 from rag_serving.answer.responses import ABSTAIN_MESSAGE, UNVERIFIED_MESSAGE, Response, Source
 from rag_serving.answer.routing import INJECTION_MESSAGE, decide
 from rag_serving.answer.vectors import SentenceVectors
@@ -93,7 +94,8 @@ class Answerer:
         else:
             # Evidence was weighed on the chunks; with parent sections the generator picks from the larger context.
             wider = assess(query, context, self.vectors) if self.generator.reads_evidence else None
-            draft = pin_pages(session, self.generator.answer(query.text, context, evidence=wider), hits, context)
+            draft = self.generator.answer(query.text, context, evidence=wider)
+        draft = cite_pages(session, draft, hits, [] if context is hits else context)
         base.update(generator=draft.generator, model=draft.model)
         if draft.refused:
             return done(route="abstain", message="The model declined to answer this question.")

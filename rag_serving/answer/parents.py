@@ -8,8 +8,6 @@ from dataclasses import dataclass
 
 from tokenizers import Tokenizer
 
-from rag_serving.answer.responses import Draft, Source
-from rag_serving.answer.sentences import squish
 from rag_serving.search.hits import Hit
 from rag_serving.store.sessions import Session
 from rag_serving.store.sqlfiles import sql_text
@@ -78,27 +76,3 @@ def parents(session: Session, hits: Sequence[Hit], tokenizer: Tokenizer,
                                        page_end=last.page_end, page_label_end=last.page_label_end))
     return out
 
-
-def pin_pages(session: Session, draft: Draft, hits: Sequence[Hit], context: Sequence[Hit]) -> Draft:
-    """Cite each quote at its own pages: the retrieved chunk that holds it when there is one, else the page of the
-    section that holds it (a quote across a page break keeps the parent's range)."""
-    by_id = {h.chunk_id: h for h in context}
-    sentences = []
-    for sentence in draft.sentences:
-        sources = []
-        for src in sentence.sources:
-            quote = squish(src.quote)
-            own = next((h for h in hits if quote and quote in squish(h.body)), None)
-            parent = by_id.get(src.chunk_id)
-            if own is not None:
-                src = Source.of(own, src.quote)
-            elif parent is not None and quote:
-                row = session.execute(sql_text("page_of_quote"), {"document": parent.document_id, "quote": quote,
-                                                               "near": parent.page_start}).fetchone()
-                if row is not None:
-                    page = dataclasses.replace(parent, page_start=row["page_index"], page_end=row["page_index"],
-                                               page_label_start=row["page_label"], page_label_end=row["page_label"])
-                    src = Source.of(page, src.quote)
-            sources.append(src)
-        sentences.append(sentence.model_copy(update={"sources": sources}))
-    return draft.model_copy(update={"sentences": sentences})
