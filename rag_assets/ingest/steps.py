@@ -16,6 +16,7 @@ from rag_assets.ingest.chunking import ChunkerConfig, chunk_document, section_to
 from rag_assets.ingest.doctext import DocText
 from rag_assets.ingest.extraction import (
     PDF,
+    ExtractedDocument,
     IngestError,
     extract,
     media_type_for,
@@ -26,6 +27,7 @@ from rag_assets.ingest.extraction import (
 from rag_assets.ingest.queries import sql_text
 from rag_assets.ingest.registration import content_id, default_title, sha256_hex
 from rag_assets.ingest.sections import Section, detect_sections
+from rag_assets.ingest.titles import choose_title
 
 # Progress lines for `rag ingest` (the Dagster run log gets its own).
 log = logging.getLogger("rag.ingest")
@@ -130,6 +132,18 @@ def validate_step(conn: psycopg.Connection, sha: str, run_id: str | None = None)
     return report
 
 
+def pdf_title(doc: dict, extracted: ExtractedDocument) -> str:
+    """A title the registration made up from the file name gives way to one the PDF shows; a user's never does."""
+    default = default_title(Path(doc["file_name"]))
+    return choose_title(
+        default,
+        explicit=None if doc["title"] == default else doc["title"],
+        metadata=extracted.pdf_title,
+        outline=extracted.outline,
+        first_page=extracted.pages[0].text if extracted.pages else "",
+    )
+
+
 def pages_step(
     conn: psycopg.Connection,
     sha: str,
@@ -171,8 +185,10 @@ def pages_step(
                     record_error(conn, doc, "pages", "UnreadablePage",
                                  next((w for w in extracted.warnings if f"page {p.index} " in w), f"{name}: page {p.index} is unreadable"),
                                  severity="warning", page_index=p.index, run_id=run_id)
-            if extracted.pdf_title and doc["title"] == default_title(Path(doc["file_name"])):
-                conn.execute(sql_text("update_title"), (extracted.pdf_title, doc["id"]))
+            if extracted.media_type == PDF:
+                title = pdf_title(doc, extracted)
+                if title != doc["title"]:
+                    conn.execute(sql_text("update_title"), (title, doc["id"]))
     report.warnings = extracted.warnings
     report.add("pages", len(extracted.pages))
     report.add("ocr_pages", sum(p.ocr for p in extracted.pages))

@@ -1,2 +1,2 @@
--- A title from the PDF's metadata beats one made up from the file name, never one a user gave.
+-- A title the PDF shows (ingest/titles.py: metadata, outline or cover page) beats one made up from the file name, never one a user gave.
 UPDATE documents SET title = %s WHERE id = %s

@@ -1,0 +1,99 @@
+"""Document titles: a PDF's own title when it reads like one, never an identifier from its metadata."""
+
+import io
+from pathlib import Path
+
+from dagster import DagsterInstance
+from pypdf import PdfReader, PdfWriter
+
+from rag_assets.ingest.extraction import OutlineEntry
+from rag_assets.ingest.runner import Target, ingest_targets
+from rag_assets.ingest.titles import choose_title
+from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
+from tests.pdfs import text_pdf
+
+ACCESSION = "0000004962-23-000006"
+SEC_COVER = (
+    "UNITED STATES\n"
+    "SECURITIES AND EXCHANGE COMMISSION\n"
+    "Washington, D.C. 20549\n"
+    "FORM 10-K\n"
+    "ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934\n"
+    "For the fiscal year ended December 31, 2022\n"
+    "Commission File No. 1-7657\n"
+    "AMERICAN EXPRESS COMPANY\n"
+    "(Exact name of registrant as specified in its charter)\n"
+    "New York"
+)
+
+
+def test_accession_number_is_rejected_for_the_first_title_line_of_page_one():
+    # "Page 1" is a page mark and "March 3, 2023" a date; the next line is the first that reads like a title.
+    first_page = "Page 1\nMarch 3, 2023\nNorthwind Traders Annual Report\nThis report covers the year to December."
+    title = choose_title("0000004962 23 000006", metadata=ACCESSION, first_page=first_page)
+    assert title == "Northwind Traders Annual Report"
+
+
+def test_form_cover_page_is_titled_by_the_filer_name_and_form():
+    # The name printed above "(Exact name of registrant ...)" plus the "FORM 10-K" line above it.
+    assert choose_title("Amex 10k", metadata=ACCESSION, first_page=SEC_COVER) == "AMERICAN EXPRESS COMPANY Form 10-K"
+
+
+def test_good_metadata_title_is_kept():
+    assert choose_title("Hb 2025", metadata="Employee Handbook 2025", first_page="Welcome to Acme\nPage 1") == (
+        "Employee Handbook 2025"
+    )
+
+
+def test_office_print_to_pdf_title_loses_its_prefix_and_extension():
+    assert choose_title("Hb", metadata="Microsoft Word - Handbook 2025.docx") == "Handbook 2025"
+
+
+def test_outline_is_used_when_metadata_is_a_placeholder():
+    outline = [OutlineEntry("Forklift Safety Manual", 1, 1), OutlineEntry("1 Scope", 2, 2)]
+    assert choose_title("Fsm", metadata="untitled", outline=outline, first_page="Acme Logistics\n") == (
+        "Forklift Safety Manual"
+    )
+
+
+def test_numbered_outline_entry_is_a_section_not_a_title():
+    outline = [OutlineEntry("1 Leave", 1, 2), OutlineEntry("2 Hours", 1, 3)]
+    assert choose_title("Good", metadata="untitled", outline=outline, first_page="Acme Handbook\n") == "Acme Handbook"
+
+
+def test_file_name_title_when_nothing_is_usable():
+    # Metadata is an id, the outline opens with a generic heading, and page one holds only a page number.
+    outline = [OutlineEntry("Introduction", 1, 1)]
+    assert choose_title("Q3 Figures", metadata=ACCESSION, outline=outline, first_page="12\n") == "Q3 Figures"
+
+
+def test_explicit_title_beats_a_good_metadata_title():
+    assert choose_title("Hb", explicit="Staff Handbook", metadata="Employee Handbook 2025") == "Staff Handbook"
+
+
+def with_title(pdf: bytes, title: str) -> bytes:
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
+    writer.add_metadata({"/Title": title})
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def test_ingested_filing_with_accession_number_metadata_gets_its_cover_title(database_url, conn, tmp_path: Path):
+    body = "PART I\n\nItem 1. Business\n\nWe are a globally integrated payments company."
+    pdf = with_title(text_pdf([SEC_COVER, body]), ACCESSION)
+    assert PdfReader(io.BytesIO(pdf)).metadata.title == ACCESSION
+    path = tmp_path / "amex-10k-2022.pdf"
+    path.write_bytes(pdf)
+    resources = {
+        "database": PostgresResource(url=database_url),
+        "tokenizer": TokenizerResource(),
+        "chunker": ChunkerResource(size=200, overlap=20, snap=20),
+        "ocr": OcrResource(enabled=False),
+        "embedder": EmbedderResource(name="hashed-tfidf"),
+    }
+    batch = ingest_targets([Target(path, "acme", "hq", path.name)], url=database_url, resources=resources,
+                           instance=DagsterInstance.ephemeral())
+    assert [o.state for o in batch.outcomes] == ["new"]
+    row = conn.execute("SELECT title, status FROM documents WHERE source_path = %s", (path.name,)).fetchone()
+    assert (row["title"], row["status"]) == ("AMERICAN EXPRESS COMPANY Form 10-K", "live")
