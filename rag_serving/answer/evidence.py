@@ -11,6 +11,7 @@ import numpy as np
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from rag_serving.answer.sentences import split_sentences
+from rag_serving.answer.terms import contains_term, normalize, strict_identifier
 from rag_serving.answer.text import stemmer, stems, words
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.hits import Hit
@@ -81,9 +82,11 @@ def profile(question: str) -> QuestionProfile:
     tokens = [re.sub(r"['’]s$", "", w.lower()) for w in words(question)]
     content = [t for t in tokens if t not in ENGLISH_STOP_WORDS and t not in _QUESTION_WORDS]
     key = tuple(dict.fromkeys(stemmer().stemWords(content)))
+    plain = normalize(question)  # "10‑K" with a non-breaking hyphen is the identifier 10-K
     strict = tuple(dict.fromkeys(
         [m.group(0).lower() for m in _YEAR.finditer(question)]
-        + [m.group(0).lower() for m in _IDENTIFIER.finditer(question) if not _YEAR.fullmatch(m.group(0))]
+        + [ident for m in _IDENTIFIER.finditer(plain)
+           if not _YEAR.fullmatch(m.group(0)) and (ident := strict_identifier(plain, m.start(), m.end()))]
         + [w.lower() for w in proper_names(question)]
     ))
     if _NUMBER_Q.search(question):
@@ -168,6 +171,7 @@ class Evidence:
     question: QuestionProfile
     passages: list[PassageEvidence] = field(default_factory=list)
     candidates: list[Candidate] = field(default_factory=list)
+    union_coverage: float = 0.0  # the question's key terms found in any of the passages
 
     @property
     def best(self) -> PassageEvidence | None:
@@ -241,7 +245,7 @@ def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passa
         context = f"{hit.title} {hit.heading_path or ''} {hit.source_path} {hit.body}"
         found = stems(context)
         lowered = context.lower()
-        missing = tuple(t for t in q.strict_terms if t not in lowered)
+        missing = tuple(t for t in q.strict_terms if not contains_term(lowered, t))
         mine = [c for c in candidates if c.rank == rank]
         kind_ok = any(has_kind(c.text, q.kind) for c in mine) if mine else False
         best_cos = max((c.cosine for c in mine), default=0.0)
@@ -254,4 +258,6 @@ def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passa
             c.kind_ok = has_kind(c.text, q.kind)
             c.score = age * (0.5 * c.coverage + 0.5 * semantic(c.cosine)) * (1.0 if c.kind_ok else 0.5)
     evidence.candidates = candidates
+    evidence.union_coverage = coverage(q, set().union(*(stems(f"{h.title} {h.heading_path or ''} {h.body}")
+                                                        for h in top)))
     return evidence

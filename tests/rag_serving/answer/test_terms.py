@@ -1,0 +1,86 @@
+import datetime as dt
+
+from rag_serving.answer.evidence import assess, profile
+from rag_serving.answer.terms import contains_term, is_amount, strict_variants
+from rag_serving.answer.vectors import SentenceVectors
+from rag_serving.search.hits import Hit
+from rag_serving.search.query import Query
+
+
+def filing(body: str) -> Hit:
+    return Hit(chunk_id="c1", document_id="d1", title="Acme Corp quarterly report", source_path="acme-10q.pdf",
+               kind="filing", published_on=dt.date(2023, 8, 1), page_start=3, page_end=3, page_label_start="3",
+               page_label_end="3", heading_path="Results of Operations", body=body, score=0.03)
+
+
+def test_a_fiscal_year_matches_fiscal_and_fiscal_year_but_not_another_year():
+    assert contains_term("revenue for fiscal 2022 rose", "fy2022")
+    assert contains_term("revenue for fiscal year 2022 rose", "fy2022")
+    assert not contains_term("revenue for fiscal 2021 rose", "fy2022")
+
+
+def test_a_two_digit_fiscal_year_is_the_same_year():
+    assert strict_variants("fy22")[:3] == ("fy22", "fy2022", "fy 2022")
+    assert contains_term("fy2022 results", "fy22")
+
+
+def test_a_real_fiscal_year_mismatch_is_still_missing():
+    assert not contains_term("net sales in fiscal 2022 were flat", "fy2021")
+
+
+def test_a_quarter_matches_its_ordinal_words_but_not_another_quarter():
+    assert contains_term("second quarter net sales", "q2")
+    assert contains_term("2nd-quarter net sales", "q2")
+    assert not contains_term("third quarter net sales", "q2")
+
+
+def test_a_quarter_code_is_not_matched_inside_another_token():
+    assert not contains_term("see section aq2x and faq2", "q2")
+    assert contains_term("q2fy23 revenue", "q2")  # joined to its year it is still the quarter
+
+
+def test_digit_first_quarter_codes_are_quarters():
+    assert contains_term("third quarter margin", "3q")
+
+
+def test_form_10k_matches_all_spellings_of_the_form():
+    for text in ("annual report on form 10-k", "the 10k", "form 10 k", "form 10\u2011k"):  # U+2011: non-breaking hyphen
+        assert contains_term(text, "10-k"), text
+    assert not contains_term("quarterly report on form 10-q", "10-k")
+
+
+def test_a_half_year_code_matches_first_half_of_that_year():
+    assert contains_term("in the first half of 2022", "1h22")
+    assert not contains_term("in the second half of 2022", "1h22")
+
+
+def test_a_term_without_other_forms_is_still_a_plain_substring():
+    assert strict_variants("e-104") == ("e-104",)
+    assert contains_term("error e-104x", "e-104")
+
+
+def test_amounts_are_not_strict_terms():
+    assert is_amount("1.2b") and is_amount("$10k") and is_amount("10x") and is_amount("5pct")
+    assert not is_amount("10k")  # a filing form as often as ten thousand
+    assert profile("Was revenue $1.2B or 3.5M, up 10x or 5pct in FY22?").strict_terms == ("fy22",)
+
+
+def test_an_amount_given_anyway_matches_its_spelled_out_form():
+    assert contains_term("revenue of $1.2 billion", "1.2b")
+    assert not contains_term("revenue of $31.2 billion", "1.2b")
+
+
+def test_a_passage_naming_the_quarter_in_words_is_not_zeroed(minilm):
+    question = "What was revenue in Q2 FY2023?"
+    assert profile(question).strict_terms == ("q2", "fy2023")
+    body = "Revenue in the second quarter of fiscal 2023 was $4.1 billion, up 8% from a year earlier."
+    found = assess(Query(question, minilm), [filing(body)], SentenceVectors(minilm))
+    assert found.passages[0].missing_strict == ()
+    assert found.confidence > 0.0
+
+
+def test_a_passage_on_another_quarter_is_still_zeroed(minilm):
+    body = "Revenue in the third quarter of fiscal 2023 was $4.4 billion, up 9% from a year earlier."
+    found = assess(Query("What was revenue in Q2 FY2023?", minilm), [filing(body)], SentenceVectors(minilm))
+    assert found.passages[0].missing_strict == ("q2",)
+    assert found.confidence == 0.0
