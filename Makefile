@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: demo test ui bench train-reranker install sysdeps db-stop clean
+.PHONY: demo test ui bench train-reranker train-answerability install sysdeps db-stop clean
 
 demo: install
 	$(BIN)/rag demo
@@ -31,6 +31,10 @@ bench: install
 # Retrain the learned reranker (SciFact train + golden dev) into rag_serving/models/; commit the result.
 train-reranker: install
 	$(BIN)/python -m benchmarks.train_reranker
+
+# Retrain learned answerability (SQuAD 2.0 train + golden dev) into rag_serving/models/; commit the result.
+train-answerability: install
+	$(BIN)/python -m benchmarks.train_answerability
 
 install: sysdeps $(INSTALLED)
 

@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from rag_serving.spec import DEFAULT_SPEC as D
-from rag_serving.spec import EXPANSIONS, GENERATORS, RERANKERS, WEB_SEARCH, PipelineSpec
+from rag_serving.spec import ANSWERABILITY, EXPANSIONS, GENERATORS, RERANKERS, SELECTION, WEB_SEARCH, PipelineSpec
 
 
 class SettingsError(ValueError):
@@ -56,9 +56,13 @@ class Settings(BaseModel):
     synonyms: Path | None = env_field(None, "RAG_SYNONYMS", "YAML list of synonym groups (RAG_EXPAND=synonyms)")
     mmr_lambda: float | None = env_field(D.mmr_lambda, "RAG_MMR_LAMBDA", "maximal marginal relevance; unset: off",
                                          ge=0.0, le=1.0)
+    editions: bool = env_field(D.editions, "RAG_EDITIONS",
+                               "rank an edition a newer one with the same title replaces below it")
     rewrite: bool = env_field(D.rewrite, "RAG_REWRITE", "rewrite follow-ups into standalone questions (helper model)")
     parents: bool = env_field(D.parents, "RAG_PARENTS", "give the generator each hit's section, not the chunk")
     generator: Literal[GENERATORS] = env_field(D.generator, "RAG_GENERATOR", "what writes the answer")
+    selection: Literal[SELECTION] = env_field(D.selection, "RAG_SELECTION",
+                                              "how the extractive generator picks its quote: learned or formula")
     model: str | None = env_field(D.model, "RAG_MODEL", "the generator's model id")
     generator_url: str | None = env_field(None, "RAG_GENERATOR_URL",
                                           "base URL of the generator's API (Anthropic or OpenAI-compatible)")
@@ -67,6 +71,8 @@ class Settings(BaseModel):
     helper_url: str | None = env_field(None, "RAG_HELPER_URL",
                                        "OpenAI-compatible model for rewriting and expansion (e.g. `rag models llm`)")
     helper_model: str | None = env_field(None, "RAG_HELPER_MODEL", "the helper's model id")
+    answerability: Literal[ANSWERABILITY] = env_field(D.answerability, "RAG_ANSWERABILITY",
+                                                      "what the confidence is: the learned model or the hand-set formula")
     answer_threshold: float = env_field(D.threshold, "RAG_ANSWER_THRESHOLD", "evidence confidence needed to answer",
                                         ge=0.0, le=1.0)
     context_chunks: int = env_field(D.k, "RAG_CONTEXT_CHUNKS", "chunks handed to the generator", ge=1, le=100)
@@ -85,7 +91,8 @@ class Settings(BaseModel):
             return tuple(part.strip().lower() for part in value.split(",") if part.strip())
         return value
 
-    @field_validator("embedder", "reranker", "generator", "web_search", "mode", "sparse", mode="before")
+    @field_validator("embedder", "reranker", "generator", "web_search", "mode", "sparse", "answerability", "selection",
+                     mode="before")
     @classmethod
     def _lower(cls, value):
         return value.strip().lower() if isinstance(value, str) else value
@@ -100,10 +107,11 @@ class Settings(BaseModel):
             mode=self.mode, sparse=self.sparse, candidates=self.candidates, bm25_k1=self.bm25_k1, bm25_b=self.bm25_b,
             reranker=self.reranker, rerank_depth=self.rerank_depth, reranker_url=self.reranker_url,
             reranker_path=self.reranker_path, expand=self.expand,
-            synonyms=str(self.synonyms) if self.synonyms else None, mmr_lambda=self.mmr_lambda, rewrite=self.rewrite,
-            parents=self.parents, generator=self.generator, model=self.model, generator_url=self.generator_url,
+            synonyms=str(self.synonyms) if self.synonyms else None, mmr_lambda=self.mmr_lambda, editions=self.editions,
+            rewrite=self.rewrite,
+            parents=self.parents, generator=self.generator, selection=self.selection, model=self.model, generator_url=self.generator_url,
             max_answer_tokens=self.max_answer_tokens, helper_url=self.helper_url, helper_model=self.helper_model,
-            threshold=self.answer_threshold, k=self.context_chunks, web_search=self.web_search,
+            answerability=self.answerability, threshold=self.answer_threshold, k=self.context_chunks, web_search=self.web_search,
             searxng_url=self.searxng_url,
         )
 

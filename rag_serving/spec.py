@@ -17,6 +17,8 @@ Sparse = Literal["bm25", "tsrank"]
 RERANKERS = ("none", "learned", "maxsim", "tei", "cross-encoder")
 EXPANSIONS = ("synonyms", "multi-query", "hyde")
 GENERATORS = ("extractive", "anthropic", "openai")
+ANSWERABILITY = ("formula", "learned")
+SELECTION = ("formula", "learned")
 WEB_SEARCH = ("off", "searxng")
 
 
@@ -40,17 +42,25 @@ class PipelineSpec:
     expand: tuple[str, ...] = ()  # at most three query variants in all
     synonyms: str | None = None  # YAML groups for expand=("synonyms",)
     mmr_lambda: float | None = None
+    # An edition replaced by a newer one with the same title ranks just below it unless the question names its year.
+    editions: bool = True
     rewrite: bool = False  # follow-ups rewritten into a standalone question by the helper model
     # Answer: the generator, its context and the gate in front of the user.
     parents: bool = False  # hand the generator each hit's section instead of the chunk
     generator: str = "extractive"  # one of GENERATORS
+    # How the extractive generator picks its quote: the hand-set sentence score; the learned selector won on SQuAD
+    # articles it never saw but lost on golden held-out (docs/decisions.md).
+    selection: str = "formula"  # one of SELECTION
     model: str | None = None
     generator_url: str | None = None
     max_answer_tokens: int = 1024
     helper_url: str | None = None  # OpenAI-compatible model that rewrites and expands questions
     helper_model: str | None = None
     routing: bool = True  # confidence routing and the grounding check decide what is shown
-    threshold: float = 0.8  # chosen by `rag sweep` on golden dev: the lowest with no false answers there
+    # The confidence: the learned model's probability that the passages answer (it won on golden held-out and SQuAD
+    # 2.0 dev, neither trained on), or the hand-set evidence score ("formula", threshold 0.8).
+    answerability: str = "learned"  # one of ANSWERABILITY
+    threshold: float = 0.5  # a probability's even odds; `rag sweep` on golden dev finds 0.4 to 0.7 equal
     k: int = 5  # chunks handed to the generator
     web_search: str = "off"  # one of WEB_SEARCH
     searxng_url: str | None = None
@@ -70,6 +80,10 @@ class PipelineSpec:
             problems.append("the synonyms expansion needs a synonyms file (RAG_SYNONYMS)")
         if self.generator not in GENERATORS:
             problems.append(f"generator {self.generator!r} is not one of {', '.join(GENERATORS)}")
+        if self.selection not in SELECTION:
+            problems.append(f"selection {self.selection!r} is not one of {', '.join(SELECTION)}")
+        if self.answerability not in ANSWERABILITY:
+            problems.append(f"answerability {self.answerability!r} is not one of {', '.join(ANSWERABILITY)}")
         if self.web_search not in WEB_SEARCH:
             problems.append(f"web search {self.web_search!r} is not one of {', '.join(WEB_SEARCH)}")
         if self.web_search == "searxng" and not self.searxng_url:
@@ -103,8 +117,11 @@ class PipelineSpec:
             parts.append(f"{self.reranker} reranker over {self.rerank_depth}")
         if self.mmr_lambda is not None:
             parts.append(f"MMR {self.mmr_lambda:g}")
-        parts.append(f"top {self.k}{' → sections' if self.parents else ''} → {self.generator}")
-        parts.append(f"routing ≥ {self.threshold:g}" if self.routing else "every draft shown")
+        if self.editions:
+            parts.append("current editions first")
+        chooser = f" ({self.selection} selection)" if self.generator == "extractive" else ""
+        parts.append(f"top {self.k}{' → sections' if self.parents else ''} → {self.generator}{chooser}")
+        parts.append(f"{self.answerability} routing ≥ {self.threshold:g}" if self.routing else "every draft shown")
         if self.web_search != "off":
             parts.append(f"web fallback ({self.web_search})")
         return " → ".join(parts)

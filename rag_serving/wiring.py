@@ -6,7 +6,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from rag_serving.answer.answerability import LearnedAnswerability
 from rag_serving.answer.answerer import Answerer
+from rag_serving.answer.selection import LearnedSelection
 from rag_serving.answer.generators import AnthropicGenerator, ExtractiveGenerator, Generator, OpenAICompatibleGenerator
 from rag_serving.answer.parents import ParentPlan
 from rag_serving.answer.responses import Response
@@ -87,15 +89,21 @@ class Wiring:
         helper = self.helper(spec, generator)
         searcher = Searcher(retriever, SearchPlan(mode=spec.mode, sparse=spec.sparse, depth=spec.rerank_depth,
                                                   reranker=self.reranker(spec), expanders=self.expanders(spec, helper),
-                                                  mmr_lambda=spec.mmr_lambda))
+                                                  mmr_lambda=spec.mmr_lambda, editions=spec.editions))
         if spec.rewrite and helper is None:
             raise WiringError("rewriting needs a helper model: set RAG_HELPER_URL or a generative RAG_GENERATOR")
         answerer = Answerer(
             searcher, generator, self.vectors, threshold=spec.threshold, context_chunks=spec.k, routing=spec.routing,
             web=self.web(spec), rewriter=Rewriter(helper) if spec.rewrite else None,
             parent_plan=ParentPlan() if spec.parents else None,
-            tokenizer=(self.embedder.tokenizer or load_tokenizer()) if spec.parents else None, pipeline=spec.digest)
+            tokenizer=(self.embedder.tokenizer or load_tokenizer()) if spec.parents else None, pipeline=spec.digest,
+            answerability=self.answerability(spec))
         return Pipeline(spec, self.database, searcher, answerer)
+
+    def answerability(self, spec: PipelineSpec) -> LearnedAnswerability | None:
+        if spec.answerability == "formula":
+            return None
+        return self._once(("answerability",), lambda: LearnedAnswerability(self.embedder.model))
 
     def reranker(self, spec: PipelineSpec) -> CandidateScorer | None:
         name = spec.reranker
@@ -119,7 +127,9 @@ class Wiring:
 
     def generator(self, spec: PipelineSpec) -> Generator:
         if spec.generator == "extractive":
-            return self._once(("extractive",), lambda: ExtractiveGenerator(self.vectors))
+            chooser = self._once(("selection",), lambda: LearnedSelection(self.embedder.model)) \
+                if spec.selection == "learned" else None
+            return self._once(("extractive", spec.selection), lambda: ExtractiveGenerator(self.vectors, selection=chooser))
         if spec.generator == "anthropic":
             return self._once(("anthropic", spec.model, spec.generator_url, spec.max_answer_tokens),
                               lambda: AnthropicGenerator(spec.model or DEFAULT_CLAUDE, base_url=spec.generator_url,

@@ -17,15 +17,21 @@ from rag_serving.wiring import Wiring
 NAIVE = "naive: dense top-{k}"
 HYBRID = "+ BM25 hybrid (RRF)"
 LEARNED = "+ learned reranker (50 candidates)"
-ROUTING = "learned + grounding check, confidence routing ≥ {threshold:g}"
+ROUTING = "learned + grounding check, {answerability} routing ≥ {threshold:g}"
+# The hand-set evidence score's threshold (chosen by `rag sweep` on golden dev when it was the shipped confidence).
+FORMULA_THRESHOLD = 0.8
 FULL = "full pipeline as configured"
+EDITIONS = "learned + current editions first"
+SELECTION = "learned routing + learned answer selection"
 # Per-question paired metrics and whether higher is better.
 PAIRED_METRICS = {"ndcg@10": True, "hit@10": True, "mrr@10": True, "false_answer": False, "over_abstention": False}
 
 
 def naive(shipped: PipelineSpec) -> PipelineSpec:
     """Naive RAG as a variant of the shipped spec: dense top k, every draft shown, nothing else."""
-    return shipped.replace(mode="dense", reranker="none", expand=(), synonyms=None, mmr_lambda=None, rewrite=False,
+    return shipped.replace(mode="dense", reranker="none", expand=(), synonyms=None, mmr_lambda=None, editions=False,
+                           selection="formula",
+                           rewrite=False,
                            parents=False, routing=False, web_search="off", searxng_url=None)
 
 
@@ -46,6 +52,7 @@ def ablation_rows(shipped: PipelineSpec, *, answer: bool = True, synonyms: str |
             compare_to=HYBRID, answer=answer),
         Row(LEARNED, learned, compare_to=HYBRID, answer=answer),
         Row("learned + MMR λ 0.7", learned.replace(mmr_lambda=0.7), compare_to=LEARNED, answer=answer),
+        Row(EDITIONS, learned.replace(editions=True), compare_to=LEARNED, answer=answer),
     ]
     if synonyms:
         rows.append(Row("learned + synonyms (YAML)", learned.replace(expand=("synonyms",), synonyms=synonyms),
@@ -57,15 +64,28 @@ def ablation_rows(shipped: PipelineSpec, *, answer: bool = True, synonyms: str |
                  Row("learned + query rewriting", learned.replace(rewrite=True), compare_to=LEARNED, answer=answer)]
     if answer:
         rows += [Row("learned + parent sections", learned.replace(parents=True), compare_to=LEARNED),
-                 Row(ROUTING.format(threshold=shipped.threshold), learned.replace(routing=True), compare_to=LEARNED)]
+                 Row(routing_row(shipped), learned.replace(routing=True), compare_to=LEARNED)]
+        if shipped.answerability == "learned":
+            formula = learned.replace(routing=True, answerability="formula", threshold=FORMULA_THRESHOLD)
+            rows.append(Row(routing_row(formula), formula, compare_to=LEARNED))
+        if shipped.generator == "extractive":
+            rows.append(Row(SELECTION, learned.replace(routing=True, selection="learned"),
+                            compare_to=routing_row(learned.replace(routing=True))))
     rows.append(Row(FULL, shipped, compare_to=rows[0].name, answer=answer))
     return rows
+
+
+def routing_row(spec: PipelineSpec) -> str:
+    return ROUTING.format(answerability=spec.answerability, threshold=spec.threshold)
 
 
 def shipped_rows(rows: Sequence[Row]) -> list[Row]:
     """The rows on the way to the shipped pipeline (naive, hybrid, the reranker, routing, the full pipeline); each
     is re-pointed at the row before it, since the alternatives in between are left out."""
-    keep = [r for r in rows if r.name in (rows[0].name, HYBRID, LEARNED, FULL) or r.name.startswith("learned + grounding")]
+    full = next(r for r in rows if r.name == FULL)
+    path = [rows[0].name, HYBRID, LEARNED, routing_row(full.spec), *([SELECTION] if full.spec.selection == "learned"
+                                                                      else []), FULL]
+    keep = [r for r in rows if r.name in path]
     return [keep[0], *(Row(r.name, r.spec, keep[i].name, r.answer) if r.name != FULL else r
                        for i, r in enumerate(keep[1:]))]
 

@@ -178,7 +178,7 @@ def dump(model) -> bytes:
 
 def write(data: dict, blob: bytes, path: Path) -> None:
     """The metadata at path and the model beside it (same stem, .skops)."""
-    from rag_serving.search.learned import model_path
+    from rag_serving.models.artefacts import model_path
 
     path.parent.mkdir(parents=True, exist_ok=True)
     model_path(path).write_bytes(blob)

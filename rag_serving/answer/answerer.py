@@ -7,9 +7,10 @@ from collections.abc import Sequence
 
 from tokenizers import Tokenizer
 
-from rag_serving.answer.evidence import Evidence, assess
+from rag_serving.answer.evidence import Evidence, assess, profile
 from rag_serving.answer.generators import SYSTEM_PROMPT, Generator
 from rag_serving.answer.grounding import SupportCheck, check
+from rag_serving.answer.answerability import LearnedAnswerability
 from rag_serving.answer.citations import cite_pages
 from rag_serving.answer.parents import ParentPlan, parents
 from rag_serving.answer.responses import ABSTAIN_MESSAGE, UNVERIFIED_MESSAGE, Response, Source
@@ -37,12 +38,13 @@ class Answerer:
                  context_chunks: int, routing: bool = True, web: WebSearch | None = None,
                  support: SupportCheck | None = None, rewriter: Rewriter | None = None,
                  parent_plan: ParentPlan | None = None, tokenizer: Tokenizer | None = None,
-                 pipeline: str | None = None):
+                 pipeline: str | None = None, answerability: LearnedAnswerability | None = None):
         self.searcher, self.generator, self.vectors = searcher, generator, vectors
         self.threshold, self.context_chunks, self.routing = threshold, context_chunks, routing
         self.web, self.support, self.rewriter = web, support, rewriter
         self.parent_plan, self.tokenizer = parent_plan, tokenizer  # no plan: the generator reads the hit chunks
         self.pipeline = pipeline  # the spec digest every response carries
+        self.answerability = answerability  # None: the confidence is the hand-set evidence score
 
     def prepare(self, question: str, history: Sequence[str] = ()) -> tuple[Query, Rewrite | None]:
         """What to search for: the rewritten follow-up, or the question with its history prepended (no database)."""
@@ -64,10 +66,12 @@ class Answerer:
         started = time.perf_counter() if started is None else started
         hits = list(hits[: self.context_chunks])
         evidence = assess(query, hits, self.vectors)
+        evidence.asked = question
+        confidence = self.answerability.probability(evidence) if self.answerability and hits else evidence.confidence
         closest = [Source.of(h, h.body[:300]) for h in hits[:3]]
-        base = {"question": question, "confidence": evidence.confidence, "sources": closest,
-                "evidence": evidence.features(), "generator": self.generator.name, "model": self.generator.model,
-                "pipeline": self.pipeline}
+        base = {"question": question, "confidence": confidence, "sources": closest,
+                "evidence": {**evidence.features(), "confidence": confidence, "formula": evidence.confidence},
+                "generator": self.generator.name, "model": self.generator.model, "pipeline": self.pipeline}
         if rewrite:
             base["evidence"]["rewrite"] = {"question": rewrite.question, "clarify": rewrite.clarify,
                                            "error": rewrite.error}
@@ -78,7 +82,7 @@ class Answerer:
         if rewrite and rewrite.clarify and self.routing:
             return done(route="clarify", clarifying_question=rewrite.clarify, message=rewrite.clarify)
         # A rewritten question stands alone: referring words in it no longer point at the conversation.
-        decision = decide(evidence, hits, threshold=self.threshold if self.routing else 0.0,
+        decision = decide(evidence, hits, confidence=confidence, threshold=self.threshold if self.routing else 0.0,
                           has_history=bool(history) and not (rewrite and rewrite.changed))
         base["evidence"]["reason"] = decision.reason
         if decision.route == "clarify" and self.routing:
@@ -94,6 +98,8 @@ class Answerer:
         else:
             # Evidence was weighed on the chunks; with parent sections the generator picks from the larger context.
             wider = assess(query, context, self.vectors) if self.generator.reads_evidence else None
+            if wider is not None:
+                wider.asked = question
             draft = self.generator.answer(query.text, context, evidence=wider)
         draft = cite_pages(session, draft, hits, [] if context is hits else context)
         base.update(generator=draft.generator, model=draft.model)
@@ -104,7 +110,9 @@ class Answerer:
         # Every retrieved chunk stays citable: a hit whose section another hit already brought is not in context.
         shown = {h.chunk_id for h in context}
         citable = [*context, *(h for h in hits if h.chunk_id not in shown)]
-        grounding = check(draft, citable, system_prompt=SYSTEM_PROMPT, support=self.support)
+        # The kind of answer and the strict terms are the user's question's, not the history searched with it.
+        grounding = check(draft, citable, system_prompt=SYSTEM_PROMPT, support=self.support,
+                          question=profile(question) if history else evidence.question)
         if grounding.passed or not self.routing:
             return done(route="answer", answer=draft.sentences, grounding=grounding)
         return done(route="answer", grounding=grounding, message=UNVERIFIED_MESSAGE)

@@ -10,10 +10,12 @@ from typing import Literal
 import numpy as np
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
+from rag_serving.answer.parts import sides
 from rag_serving.answer.sentences import split_sentences
 from rag_serving.answer.terms import contains_term, normalize, strict_identifier
 from rag_serving.answer.text import stemmer, stems, words
 from rag_serving.answer.vectors import SentenceVectors
+from rag_serving.search.editions import superseded
 from rag_serving.search.hits import Hit
 from rag_serving.search.query import Query
 
@@ -27,7 +29,9 @@ _NUMBER = re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|el
                      r"monthly|annually)\b", re.I)
 _MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|"
            "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|monday|tuesday|wednesday|thursday|friday|saturday|sunday")
-_DATE = re.compile(rf"\b({_MONTHS})\b|\b(19|20)\d\d\b|\d{{1,2}}/\d{{1,2}}", re.I)
+# "may" is a month only beside a day or a year: "a team may end" holds no date.
+_DATE = re.compile(rf"\b(?!may\b)({_MONTHS})\b|\b\d{{1,2}}(st|nd|rd|th)? may\b|\bmay \d{{1,2}}\b|\bmay (19|20)\d\d\b|"
+                   r"\b(19|20)\d\d\b|\d{1,2}/\d{1,2}", re.I)
 _PERSON = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+")
 _NUMBER_Q = re.compile(r"\bhow (many|much|long|often|far|old|soon|large|big|heavy|fast)\b|\bwhat (percentage|percent|"
                        r"number|amount|fee|price|cost|rate|limit|maximum|minimum|temperature|phone|extension)\b", re.I)
@@ -172,6 +176,7 @@ class Evidence:
     passages: list[PassageEvidence] = field(default_factory=list)
     candidates: list[Candidate] = field(default_factory=list)
     union_coverage: float = 0.0  # the question's key terms found in any of the passages
+    asked: str | None = None  # the user's own question, when the searched text also holds earlier turns
 
     @property
     def best(self) -> PassageEvidence | None:
@@ -198,25 +203,6 @@ class Evidence:
 
 
 SUPERSEDED_FACTOR = 0.8
-_EDITION = re.compile(r"\b(19|20)\d\d\b|\bv?\d+(\.\d+)+\b|\b(edition|version|rev\.?\s*\w+)\b", re.I)
-
-
-def superseded(hits: Sequence[Hit], question: QuestionProfile) -> set[str]:
-    """Documents among the hits that an edition with the same title and a later publication date replaces,
-    unless the question names a year in their title (then it asks about that edition)."""
-    newest: dict[str, Hit] = {}
-    for h in hits:
-        key = " ".join(_EDITION.sub(" ", h.title).lower().split())
-        if h.published_on and (key not in newest or h.published_on > newest[key].published_on):
-            newest[key] = h
-    out = set()
-    for h in hits:
-        key = " ".join(_EDITION.sub(" ", h.title).lower().split())
-        latest = newest.get(key)
-        if latest and h.published_on and h.published_on < latest.published_on:
-            if not any(y in h.title.lower() for y in question.strict_terms):
-                out.add(h.document_id)
-    return out
 
 
 def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passages: int = 5) -> Evidence:
@@ -225,13 +211,15 @@ def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passa
     coverage: share of the question's key terms in the passage (with its title and heading);
     semantic: the best question–sentence cosine in the passage, mapped by `semantic`;
     kind: 1 when the passage holds the kind of answer asked for (a number for "how many", a date for "when"), else 0.5;
-    mismatch: 0 when a year or identifier the question names is missing from the passage, its title and its file name;
+    mismatch: 0 when a year or identifier the question names is missing from the passage, its title and its file name
+    (for a comparison of years, one of the years compared is enough);
     an edition replaced by a later one with the same title scores ×0.8 unless the question names its year.
     """
     q = profile(query.text)
+    compared = sides(query.text)
     evidence = Evidence(q)
     top = list(hits[:passages])
-    old = superseded(top, q)
+    old = superseded(top, q.strict_terms)
     candidates: list[Candidate] = []
     for rank, hit in enumerate(top, start=1):
         for index, (para, text) in enumerate(split_sentences(hit.body)):
@@ -246,6 +234,9 @@ def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passa
         found = stems(context)
         lowered = context.lower()
         missing = tuple(t for t in q.strict_terms if not contains_term(lowered, t))
+        if compared and set(missing) & set(compared) != set(compared):
+            # One side of a comparison per passage is what a comparison's passages hold; both missing still counts.
+            missing = tuple(t for t in missing if t not in compared)
         mine = [c for c in candidates if c.rank == rank]
         kind_ok = any(has_kind(c.text, q.kind) for c in mine) if mine else False
         best_cos = max((c.cosine for c in mine), default=0.0)

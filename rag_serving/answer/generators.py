@@ -6,8 +6,10 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
-from rag_serving.answer.evidence import Evidence, assess
+from rag_serving.answer.evidence import Candidate, Evidence, assess, coverage, has_kind, profile, semantic
+from rag_serving.answer.parts import parts, sides
 from rag_serving.answer.responses import Draft, Sentence, Source
+from rag_serving.answer.selection import LearnedSelection
 from rag_serving.answer.sentences import split_sentences, squish
 from rag_serving.answer.text import stems
 from rag_serving.answer.vectors import SentenceVectors
@@ -26,6 +28,7 @@ OPENAI_FORMAT = (
     "for example: Staff get 16 weeks of leave [2]."
 )
 _DONT_KNOW = re.compile(r"^\W*(i don'?t know|i do not know|the (documents|sources) (do not|don'?t) (say|contain|cover))", re.I)
+PART_WEIGHT = 0.7  # a part's own evidence against the whole question's, when choosing its quote
 _MARKER = re.compile(r"\s*\[(\d+(?:\s*,\s*\d+)*)\]")
 
 
@@ -52,16 +55,50 @@ class ExtractiveGenerator:
     name = "extractive"
     reads_evidence = True
 
-    def __init__(self, vectors: SentenceVectors, *, max_sentences: int = 2, second_ratio: float = 0.85):
-        self.vectors = vectors
+    def __init__(self, vectors: SentenceVectors, *, max_sentences: int = 2, second_ratio: float = 0.85,
+                 selection: LearnedSelection | None = None):
+        self.vectors, self.selection = vectors, selection  # no selection: the hand-set sentence score ranks
         self.model = f"extractive/{vectors.embedder.model}"
         self.max_sentences, self.second_ratio = max_sentences, second_ratio
 
     def answer(self, question: str, chunks: Sequence[Hit], *, evidence: Evidence | None = None) -> Draft:
         evidence = evidence or assess(Query(question, self.vectors.embedder), chunks, self.vectors)
-        ranked = sorted(evidence.candidates, key=lambda c: (-c.score, c.rank, c.index))
+        ranked = self.selection.ranked(evidence) if self.selection else \
+            sorted(evidence.candidates, key=lambda c: (-c.score, c.rank, c.index))
         if not ranked:
             return Draft(sentences=[], generator=self.name, model=self.model, abstained=True)
+        asked = evidence.asked or question
+        compared, pieces = sides(asked), parts(asked)
+        if compared:
+            chosen = [c for c in (self._side(side, ranked) for side in compared) if c is not None]
+        elif len(pieces) > 1:
+            chosen = [self._part(piece, ranked) for piece in pieces]
+        else:
+            chosen = self._best(ranked)
+        chosen = list({id(c): c for c in chosen}.values())  # one part's quote may answer another too
+        return Draft(sentences=[Sentence(text=c.text, sources=[Source.of(c.hit, c.text)]) for c in chosen],
+                     generator=self.name, model=self.model)
+
+    @staticmethod
+    def _side(side: str, ranked: list[Candidate]) -> Candidate | None:
+        """The best sentence from a passage of that side's edition (its title or file names the year), else from a
+        passage mentioning it; None when no passage is about that side."""
+        named = [c for c in ranked if side in f"{c.hit.title} {c.hit.source_path}".lower()]
+        return next(iter(named), None) or next((c for c in ranked if side in c.hit.body), None)
+
+    def _part(self, piece: str, ranked: list[Candidate]) -> Candidate:
+        """The sentence that best answers one part: that part's key terms, meaning and kind of answer, with the
+        whole question's score as context (a part such as "who runs it?" leans on the rest)."""
+        q = profile(piece)
+        cosines = self.vectors([c.text for c in ranked]) @ self.vectors([piece])[0]
+
+        def score(c: Candidate, cos: float) -> float:
+            own = (0.5 * coverage(q, stems(c.text)) + 0.5 * semantic(float(cos))) * (1.0 if has_kind(c.text, q.kind) else 0.5)
+            return PART_WEIGHT * own + (1 - PART_WEIGHT) * c.score
+
+        return max(zip(ranked, cosines), key=lambda pair: score(*pair))[0]
+
+    def _best(self, ranked: list[Candidate]) -> list[Candidate]:
         chosen = [ranked[0]]
         # A second sentence only from the same document: two editions side by side would contradict each other.
         for c in ranked[1:]:
@@ -69,9 +106,7 @@ class ExtractiveGenerator:
                 break
             if c.hit.document_id == ranked[0].hit.document_id and c.text != ranked[0].text:
                 chosen.append(c)
-        chosen.sort(key=lambda c: (c.rank, c.index))
-        return Draft(sentences=[Sentence(text=c.text, sources=[Source.of(c.hit, c.text)]) for c in chosen],
-                     generator=self.name, model=self.model)
+        return sorted(chosen, key=lambda c: (c.rank, c.index))
 
     def complete(self, system: str, prompt: str, *, turns: Sequence[str] = ()) -> str:
         raise GeneratorError("the extractive generator quotes documents and writes no free text")

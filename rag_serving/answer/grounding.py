@@ -1,4 +1,4 @@
-"""The grounding check run on every answer before anyone sees it: real quotes, sourced factual sentences, supported claims, no leaked rules."""
+"""The grounding check run on every answer before anyone sees it: real quotes, sourced factual sentences, supported claims, the kind of answer asked for, no leaked rules."""
 
 from __future__ import annotations
 
@@ -6,8 +6,11 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
+from rag_serving.answer.evidence import QuestionProfile, has_kind
+from rag_serving.answer.parts import sides
 from rag_serving.answer.responses import Draft, Grounding
 from rag_serving.answer.sentences import squish
+from rag_serving.answer.terms import contains_term
 from rag_serving.answer.text import stems, words
 from rag_serving.search.hits import Hit
 
@@ -63,7 +66,27 @@ def leaked(text: str, secret: str, window: int = LEAK_WINDOW) -> bool:
     return any(s[i : i + window] in t for i in range(0, max(len(s) - window, 0) + 1, 10))
 
 
-def check(draft: Draft, retrieved: Sequence[Hit], *, system_prompt: str = "", support: SupportCheck | None = None) -> Grounding:
+def answers_the_kind(draft: Draft, question: QuestionProfile, retrieved: Sequence[Hit]) -> list[str]:
+    """What the quotes lack for this question: the kind of answer asked for (a number for "how much", a date for
+    "when", a reason for "why") in some quote, and each of its strict terms in some cited passage."""
+    quotes = [src.quote for s in draft.sentences for src in s.sources]
+    problems = []
+    if question.kind != "any" and not any(has_kind(q, question.kind) for q in quotes):
+        problems.append(f"no quote holds a {question.kind}, which the question asks for")
+    by_id = {h.chunk_id: f"{h.title} {h.heading_path or ''} {h.source_path} {h.body}".lower() for h in retrieved}
+    cited = [by_id.get(src.chunk_id, "") for s in draft.sentences for src in s.sources]
+    compared = set(sides(question.text))
+    missing = [t for t in question.strict_terms if not any(contains_term(text, t) for text in cited)]
+    if compared and set(missing) & compared != compared:
+        missing = [t for t in missing if t not in compared]  # a comparison may be answered for one side
+    if missing:
+        problems.append(f"no cited passage names {', '.join(missing)}")
+    return problems
+
+
+def check(draft: Draft, retrieved: Sequence[Hit], *, system_prompt: str = "", support: SupportCheck | None = None,
+          question: QuestionProfile | None = None) -> Grounding:
+    """question: with it, the quotes must also hold the kind of answer it asks for and its strict terms."""
     support = support or LexicalSupport()
     by_id = {h.chunk_id: squish(h.body) for h in retrieved}
     factual_sentences = [s for s in draft.sentences if factual(s.text)]
@@ -97,4 +120,8 @@ def check(draft: Draft, retrieved: Sequence[Hit], *, system_prompt: str = "", su
             problems.append(f"{why}: {s.text[:100]!r}")
     if problems:
         return result("support", problems)
+    if question is not None and draft.sentences:
+        problems = answers_the_kind(draft, question, retrieved)
+        if problems:
+            return result("answers", problems)
     return result(None, [])

@@ -51,7 +51,7 @@ class Draft(BaseModel):
 
 class Grounding(BaseModel):
     passed: bool
-    failed_check: Literal["quotes", "sourced", "support", "leak", "incomplete"] | None = None
+    failed_check: Literal["quotes", "sourced", "support", "answers", "leak", "incomplete"] | None = None
     problems: list[str] = []
     cited_ratio: float = Field(description="share of factual sentences with at least one source")
     judge: str = Field(description="which support check ran")

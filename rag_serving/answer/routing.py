@@ -40,7 +40,10 @@ def clarifying_question(question: str, hits: Sequence[Hit]) -> str:
     return f"{opening}?"
 
 
-def decide(evidence: Evidence, hits: Sequence[Hit], *, threshold: float, has_history: bool) -> Decision:
+def decide(evidence: Evidence, hits: Sequence[Hit], *, threshold: float, has_history: bool,
+           confidence: float | None = None) -> Decision:
+    """The route; confidence is the learned probability when one is given, else the evidence's hand-set score."""
+    confidence = evidence.confidence if confidence is None else confidence
     q = evidence.question
     if q.injection:
         return Decision("abstain", "the question asks to change or reveal the assistant's instructions")
@@ -49,12 +52,12 @@ def decide(evidence: Evidence, hits: Sequence[Hit], *, threshold: float, has_his
         return Decision("clarify", f"ambiguous: {why}", clarifying_question(q.text, hits))
     if not hits:
         return Decision("abstain", "nothing retrieved")
-    if evidence.confidence >= threshold:
-        return Decision("answer", f"confidence {evidence.confidence:.2f} ≥ threshold {threshold:.2f}")
+    if confidence >= threshold:
+        return Decision("answer", f"confidence {confidence:.2f} ≥ threshold {threshold:.2f}")
     best = evidence.best
     detail = ""
     if best and best.missing_strict:
         detail = f"; the closest passage lacks {', '.join(best.missing_strict)}"
     elif best and not best.kind_ok:
         detail = f"; no passage holds a {q.kind}"
-    return Decision("abstain", f"confidence {evidence.confidence:.2f} < threshold {threshold:.2f}{detail}")
+    return Decision("abstain", f"confidence {confidence:.2f} < threshold {threshold:.2f}{detail}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
+from functools import lru_cache
 
 import pysbd
 
@@ -31,7 +32,9 @@ def paragraphs(text: str) -> list[str]:
     return [p for p in (squish(p) for p in _PARAGRAPH.split(text)) if p]
 
 
-def split_sentences(text: str) -> list[tuple[int, str]]:
+# The same chunks come back for many questions, and pysbd takes milliseconds per paragraph; ~20k chunks bounded.
+@lru_cache(maxsize=20_000)
+def split_sentences(text: str) -> tuple[tuple[int, str], ...]:
     """(paragraph index, sentence) pairs, each sentence whitespace-normalized and verbatim otherwise."""
     out = []
     for i, para in enumerate(paragraphs(text)):
@@ -39,4 +42,4 @@ def split_sentences(text: str) -> list[tuple[int, str]]:
             sentence = sentence.strip()
             if sentence:
                 out.append((i, sentence))
-    return out
+    return tuple(out)

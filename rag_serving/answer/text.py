@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
+from functools import lru_cache
 
 import snowballstemmer
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
@@ -25,7 +26,10 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
-def stems(text: str) -> set[str]:
+# Every question stems the same retrieved chunks and sentences again; bounded, and frozen so no caller can change
+# what the next one reads.
+@lru_cache(maxsize=50_000)
+def stems(text: str) -> frozenset[str]:
     """Lower-cased Snowball stems of the non-stopwords in text."""
     tokens = [w.lower() for w in words(text)]
-    return set(stemmer().stemWords([t for t in tokens if t not in ENGLISH_STOP_WORDS]))
+    return frozenset(stemmer().stemWords([t for t in tokens if t not in ENGLISH_STOP_WORDS]))

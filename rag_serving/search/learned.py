@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
+from rag_serving.models import artefacts
+from rag_serving.models.artefacts import model_path
 from rag_serving.search.features import FEATURE_VERSION, FEATURES, FeatureExtractor
 from rag_serving.search.hits import Hit
 from rag_serving.search.late_interaction import MaxSimReranker
@@ -17,9 +17,6 @@ from rag_serving.spec import DEFAULT_SPEC
 from rag_serving.store.sessions import Session
 
 ARTEFACT_FORMAT = "rag-learned-reranker/2"
-# Beyond the types skops trusts by default, the only one the model file may contain; anything else is refused
-# instead of loaded.
-TRUSTED_TYPES = ["sklearn.ensemble._hist_gradient_boosting.predictor.TreePredictor"]
 
 
 def default_artefact() -> Path:
@@ -27,39 +24,15 @@ def default_artefact() -> Path:
     return Path(str(resources.files("rag_serving") / "models" / "learned_reranker.json"))
 
 
-def model_path(meta_path: Path) -> Path:
-    return Path(meta_path).with_suffix(".skops")
-
-
 def read_artefact(path: Path, embedder_model: str):
     """(model, metadata) from path, refused (naming the file) unless the model file is the one trained, on these
     features, with this embedder."""
-    import skops.io as sio
-
-    path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise RerankerError(f"learned reranker {path}: cannot read it: {exc}") from exc
-    if data.get("format") != ARTEFACT_FORMAT:
-        raise RerankerError(f"learned reranker {path}: format {data.get('format')!r}, expected {ARTEFACT_FORMAT!r}")
-    if data.get("feature_version") != FEATURE_VERSION or tuple(data.get("features", ())) != FEATURES:
-        raise RerankerError(f"learned reranker {path}: trained on features version {data.get('feature_version')!r}, "
-                            f"this code computes version {FEATURE_VERSION!r}; retrain it (make train-reranker)")
-    if data.get("embedder") != embedder_model:
-        raise RerankerError(f"learned reranker {path}: trained with embedder {data.get('embedder')!r}, queries use "
-                            f"{embedder_model!r}; its cosine and MaxSim features would mean something else")
-    file = model_path(path)
-    try:
-        blob = file.read_bytes()
-    except OSError as exc:
-        raise RerankerError(f"learned reranker {file}: cannot read it: {exc}") from exc
-    if hashlib.sha256(blob).hexdigest() != data.get("model", {}).get("sha256"):
-        raise RerankerError(f"learned reranker {file}: sha256 differs from the one recorded in {path.name}")
-    untrusted = set(sio.get_untrusted_types(data=blob)) - set(TRUSTED_TYPES)
-    if untrusted:
-        raise RerankerError(f"learned reranker {file}: contains types outside the trusted list: {sorted(untrusted)}")
-    return sio.loads(blob, trusted=TRUSTED_TYPES), data
+        return artefacts.read_artefact(path, embedder_model, kind="learned reranker", format=ARTEFACT_FORMAT,
+                                       feature_version=FEATURE_VERSION, features=FEATURES,
+                                       retrain="make train-reranker")
+    except artefacts.ArtefactError as exc:
+        raise RerankerError(str(exc)) from exc
 
 
 class LearnedReranker:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rag_serving.search.editions import current_first, named
 from rag_serving.search.expansion import Expander
 from rag_serving.search.fusion import rrf
 from rag_serving.search.hits import Filters, Hit
@@ -30,6 +31,7 @@ class SearchPlan:
     reranker: CandidateScorer | None = None
     expanders: tuple[Expander, ...] = ()  # extra query variants, fused with the question's results by RRF
     mmr_lambda: float | None = None  # None: no maximal marginal relevance (off unless it measures a gain)
+    editions: bool = False  # superseded editions just below their newer edition unless the question names their year
 
 
 class Searcher:
@@ -82,6 +84,8 @@ class Searcher:
             hits = [dataclasses.replace(hits[i], rerank_score=float(scores[i])) for i in order]
         if plan.mmr_lambda is not None and hits:
             hits = diversify(session, hits, k, plan.mmr_lambda)
+        if plan.editions:
+            hits = current_first(hits, named(query.text))
         return hits[:k]
 
 

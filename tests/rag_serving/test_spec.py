@@ -18,13 +18,15 @@ def test_the_digest_names_exactly_one_pipeline():
     assert DEFAULT_SPEC.replace(bm25_k1=1.5).digest != DEFAULT_SPEC.digest
 
 
-def test_the_shipped_spec_is_hybrid_bm25_with_the_learned_reranker_and_routing():
+def test_the_shipped_spec_is_hybrid_bm25_with_the_learned_reranker_and_learned_routing():
     s = DEFAULT_SPEC
-    assert (s.mode, s.sparse, s.reranker, s.rerank_depth, s.routing, s.threshold, s.k) == (
-        "hybrid", "bm25", "learned", 50, True, 0.8, 5)
-    assert (s.expand, s.mmr_lambda, s.rewrite, s.parents, s.generator) == ((), None, False, False, "extractive")
-    assert s.summary() == ("dense + bm25 (RRF), 50 per leg → learned reranker over 50 → top 5 → extractive → "
-                           "routing ≥ 0.8")
+    assert (s.mode, s.sparse, s.reranker, s.rerank_depth, s.routing, s.answerability, s.threshold, s.k) == (
+        "hybrid", "bm25", "learned", 50, True, "learned", 0.5, 5)
+    assert (s.expand, s.mmr_lambda, s.editions, s.rewrite, s.parents, s.generator) == (
+        (), None, True, False, False, "extractive")
+    assert s.selection == "formula"
+    assert s.summary() == ("dense + bm25 (RRF), 50 per leg → learned reranker over 50 → current editions first → "
+                           "top 5 → extractive (formula selection) → learned routing ≥ 0.5")
 
 
 @pytest.mark.parametrize("changes, message", [

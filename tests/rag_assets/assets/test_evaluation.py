@@ -32,7 +32,7 @@ def test_golden_ablation_materializes_and_stores_one_row_per_configuration(corpu
     # The shipped rows (every row is covered by tests/rag_assets/test_ablation.py and `rag ablate`).
     assert [r["config_name"] for r in rows[-5:]] == [
         "naive: dense top-5", "+ BM25 hybrid (RRF)", "+ learned reranker (50 candidates)",
-        "learned + grounding check, confidence routing ≥ 0.6", "full pipeline as configured"]
+        f"learned + grounding check, {DEFAULT_SPEC.answerability} routing ≥ 0.6", "full pipeline as configured"]
     assert all(r["source"] == "dagster" and r["n"] == 16 for r in rows[-5:])
     # The x200 file has no no-answer cases: the false-answer rate is undefined there, over-abstention is not.
     # The last row is the pipeline resource's spec, and the asset says which one it ran.

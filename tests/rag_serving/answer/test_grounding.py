@@ -81,3 +81,32 @@ def test_factual_means_numbers_dates_names_or_instructions():
     assert factual("Ask Janelle Brooks.")
     assert factual("You must book ahead.")
     assert not factual("Here is what the handbook says.")
+
+
+def quoted(text: str, body: str) -> Draft:
+    return draft(Sentence(text=text, sources=[Source.of(hit(body=body), text)]))
+
+
+def test_a_quote_without_the_part_number_asked_for_is_not_shown():
+    from rag_serving.answer.evidence import profile
+
+    body = "Order the replacement belt from Facilities. The belt is part X200-BLT-02."
+    result = check(quoted("Order the replacement belt from Facilities.", body), [hit(body=body)],
+                   question=profile("How much does the replacement belt cost?"))
+    assert (result.passed, result.failed_check) == (False, "answers")
+    assert "no quote holds a number" in result.problems[0]
+
+
+def test_a_quote_holding_the_kind_asked_for_passes():
+    from rag_serving.answer.evidence import profile
+
+    body = "The replacement belt costs 40 dollars."
+    assert check(quoted(body, body), [hit(body=body)], question=profile("How much does the replacement belt cost?")).passed
+
+
+def test_a_strict_term_no_cited_passage_names_fails_the_check():
+    from rag_serving.answer.evidence import profile
+
+    body = "The X300 unit restarts itself after a power cut."
+    result = check(quoted(body, body), [hit(body=body)], question=profile("Does the X500 unit restart after a power cut?"))
+    assert result.failed_check == "answers" and "x500" in result.problems[0]

@@ -7,15 +7,15 @@ def test_squish_collapses_layout_whitespace():
 
 def test_line_wraps_join_and_blank_lines_separate_paragraphs():
     text = "Full-time staff get 16 weeks\nof leave. It is paid.\n\n3.3 Retirement Savings Plan\n\nAcme offers a 401(k)."
-    assert split_sentences(text) == [
+    assert split_sentences(text) == (
         (0, "Full-time staff get 16 weeks of leave."),
         (0, "It is paid."),
         (1, "3.3 Retirement Savings Plan"),
         (2, "Acme offers a 401(k)."),
-    ]
+    )
 
 
 def test_abbreviations_do_not_end_sentences():
-    assert split_sentences("Call ext. 2200, e.g. on Mondays. Then wait.") == [
+    assert split_sentences("Call ext. 2200, e.g. on Mondays. Then wait.") == (
         (0, "Call ext. 2200, e.g. on Mondays."), (0, "Then wait.")
-    ]
+    )

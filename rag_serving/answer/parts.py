@@ -1,0 +1,26 @@
+"""What a question asks for in pieces: the parts of a two-part question, and the two sides of a comparison."""
+
+from __future__ import annotations
+
+import re
+
+# A new clause opening with a question word after a comma, "and", "?" or ";": "When does it end, and who runs it?"
+_SPLIT = re.compile(r"(?:\s*[,;?]\s*(?:and\s+|also\s+)?|\s+and\s+|\s+also\s+)(?=(?:what|which|who|whom|whose|when|"
+                    r"where|why|how|is|are|does|do|did|can|could|should)\b)", re.I)
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_CONTENT = re.compile(r"[A-Za-z0-9]{3,}")
+
+
+def parts(question: str) -> list[str]:
+    """The question's parts, each with at least two words of its own; a question that does not split is one part."""
+    pieces = [p.strip(" ,;") for p in _SPLIT.split(question) if p and p.strip(" ,;?")]
+    if len(pieces) < 2 or any(len(_CONTENT.findall(p)) < 2 for p in pieces):
+        return [question]
+    return [p if p.endswith("?") else f"{p}?" for p in pieces]
+
+
+def sides(question: str) -> tuple[str, ...]:
+    """The years a question compares ("the 2025 edition … compared with the 2024 edition"): two or more distinct
+    years, in the order named; none for a question naming one year or none."""
+    years = tuple(dict.fromkeys(_YEAR.findall(question)))
+    return years if len(years) >= 2 else ()

@@ -1,0 +1,81 @@
+"""Learned answer selection: which retrieved sentence to quote, from features of each candidate and its passage."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+
+from rag_serving.answer.evidence import Candidate, Evidence
+from rag_serving.answer.terms import contains_term
+from rag_serving.answer.text import words
+from rag_serving.models.artefacts import read_artefact
+
+ARTEFACT_FORMAT = "rag-answer-selection/1"
+FEATURE_VERSION = 1
+FEATURES = (
+    "score",  # the hand-set sentence score, kept as one input
+    "cosine", "cosine_rank", "cosine_behind",  # its meaning against the question, and against the best sentence's
+    "coverage", "coverage_behind", "kind",
+    "passage_rank", "passage_score", "passage_coverage", "passage_kind",
+    "index", "first", "last", "opens_lower", "ends_open",  # where it sits: chunk edges cut sentences
+    "words", "digits", "strict_present", "strict_missing",
+)
+
+
+def matrix(evidence: Evidence) -> np.ndarray:
+    """One row of FEATURES per candidate sentence of the evidence, in its order."""
+    candidates = evidence.candidates
+    if not candidates:
+        return np.zeros((0, len(FEATURES)))
+    q = evidence.question
+    by_rank = {p.rank: p for p in evidence.passages}
+    cosines = np.array([c.cosine for c in candidates])
+    order = np.argsort(-cosines, kind="stable")
+    cosine_rank = np.empty(len(candidates))
+    cosine_rank[order] = np.arange(1, len(candidates) + 1)
+    best_cov = max(c.coverage for c in candidates)
+    last_index: dict[int, int] = {}
+    for c in candidates:
+        last_index[c.rank] = max(last_index.get(c.rank, 0), c.index)
+    rows = []
+    for i, c in enumerate(candidates):
+        p = by_rank.get(c.rank)
+        lowered = c.text.lower()
+        present = sum(contains_term(lowered, t) for t in q.strict_terms)
+        rows.append([
+            c.score, c.cosine, cosine_rank[i], cosines[order[0]] - c.cosine,
+            c.coverage, best_cov - c.coverage, float(c.kind_ok),
+            c.rank, p.score if p else 0.0, p.coverage if p else 0.0, float(p.kind_ok) if p else 0.0,
+            c.index, float(c.index == 0), float(c.index == last_index[c.rank]),
+            float(c.text[:1].islower()), float(not c.text.rstrip().endswith((".", "?", "!", ":", ")", '"', "”"))),
+            len(words(c.text)), sum(ch.isdigit() for ch in c.text), present, len(q.strict_terms) - present,
+        ])
+    return np.asarray(rows, dtype=float)
+
+
+def default_artefact() -> Path:
+    from importlib import resources
+
+    return Path(str(resources.files("rag_serving") / "models" / "answer_selection.json"))
+
+
+class LearnedSelection:
+    """P(a sentence holds the answer) for each candidate; trained on SQuAD 2.0 train and golden dev only."""
+
+    def __init__(self, embedder_model: str, *, path: Path | None = None):
+        self.path = Path(path) if path else default_artefact()
+        self.model, self.artefact = read_artefact(self.path, embedder_model, kind="answer selection model",
+                                                  format=ARTEFACT_FORMAT, feature_version=FEATURE_VERSION,
+                                                  features=FEATURES, retrain="make train-answerability")
+        self.name = f"learned-selection/{self.artefact['digest'][:12]}"
+
+    def scores(self, evidence: Evidence) -> list[float]:
+        x = matrix(evidence)
+        return self.model.predict_proba(x)[:, 1].tolist() if len(x) else []
+
+    def ranked(self, evidence: Evidence) -> list[Candidate]:
+        """The candidates best first, each with its probability as its score."""
+        scored = [dataclasses.replace(c, score=p) for p, c in zip(self.scores(evidence), evidence.candidates)]
+        return sorted(scored, key=lambda c: (-c.score, c.rank, c.index))

@@ -1,0 +1,53 @@
+"""Trained model files the project ships: JSON metadata beside a skops model, checked before anything is loaded."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+# Beyond the types skops trusts by default, the only one a model file may contain; anything else is refused
+# instead of loaded.
+TRUSTED_TYPES = ["sklearn.ensemble._hist_gradient_boosting.predictor.TreePredictor"]
+
+
+class ArtefactError(RuntimeError):
+    """A model file that is missing, altered, or trained on other features or another embedder."""
+
+
+def model_path(meta_path: Path) -> Path:
+    """The model file beside its metadata (same stem, .skops)."""
+    return Path(meta_path).with_suffix(".skops")
+
+
+def read_artefact(path: Path, embedder_model: str, *, kind: str, format: str, feature_version: int,
+                  features: Sequence[str], retrain: str):
+    """(model, metadata) from path, refused (naming the file) unless the model file is the one trained, on these
+    features, with this embedder."""
+    import skops.io as sio
+
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ArtefactError(f"{kind} {path}: cannot read it: {exc}") from exc
+    if data.get("format") != format:
+        raise ArtefactError(f"{kind} {path}: format {data.get('format')!r}, expected {format!r}")
+    if data.get("feature_version") != feature_version or tuple(data.get("features", ())) != tuple(features):
+        raise ArtefactError(f"{kind} {path}: trained on features version {data.get('feature_version')!r}, "
+                            f"this code computes version {feature_version!r}; retrain it ({retrain})")
+    if data.get("embedder") != embedder_model:
+        raise ArtefactError(f"{kind} {path}: trained with embedder {data.get('embedder')!r}, queries use "
+                            f"{embedder_model!r}; its cosine features would mean something else")
+    file = model_path(path)
+    try:
+        blob = file.read_bytes()
+    except OSError as exc:
+        raise ArtefactError(f"{kind} {file}: cannot read it: {exc}") from exc
+    if hashlib.sha256(blob).hexdigest() != data.get("model", {}).get("sha256"):
+        raise ArtefactError(f"{kind} {file}: sha256 differs from the one recorded in {path.name}")
+    untrusted = set(sio.get_untrusted_types(data=blob)) - set(TRUSTED_TYPES)
+    if untrusted:
+        raise ArtefactError(f"{kind} {file}: contains types outside the trusted list: {sorted(untrusted)}")
+    return sio.loads(blob, trusted=TRUSTED_TYPES), data

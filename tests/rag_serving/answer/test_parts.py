@@ -1,0 +1,27 @@
+from rag_serving.answer.parts import parts, sides
+
+
+def test_a_two_part_question_splits_at_the_second_question_word():
+    assert parts("When does it end, and who is coordinating it?") == ["When does it end?", "who is coordinating it?"]
+
+
+def test_a_second_question_after_a_question_mark_is_its_own_part():
+    assert parts("Which battery do I order? How long does it usually last?") == [
+        "Which battery do I order?", "How long does it usually last?"]
+
+
+def test_and_inside_one_question_does_not_split_it():
+    assert parts("How many weeks of parental and adoption leave do staff get?") == [
+        "How many weeks of parental and adoption leave do staff get?"]
+
+
+def test_a_part_too_short_to_stand_alone_keeps_the_question_whole():
+    assert parts("Who is it, and why?") == ["Who is it, and why?"]
+
+
+def test_two_years_named_are_the_sides_of_a_comparison():
+    assert sides("How many more days does the 2025 edition give compared with the 2024 edition?") == ("2025", "2024")
+
+
+def test_one_year_is_no_comparison():
+    assert sides("How many days of leave does the 2025 handbook give?") == ()
