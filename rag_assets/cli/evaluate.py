@@ -73,7 +73,7 @@ def eval_(golden_dir, beir_dir, split, overrides) -> None:
 
 
 def run_ablate(golden_dir=GOLDEN, beir_dir=None, split=None, rows="all", overrides=(), json_out=None,
-               markdown_out=None, save: bool = False) -> dict:
+               markdown_out=None, save: bool = False, llm: str | None = None, llm_model: str | None = None) -> dict:
     from rag_assets.evaluation.report import markdown, save_result
     from rag_assets.evaluation.sources import run_ablation
 
@@ -82,7 +82,7 @@ def run_ablate(golden_dir=GOLDEN, beir_dir=None, split=None, rows="all", overrid
     embedder = embedder_for(s)
     source = _open(s, golden_dir, beir_dir, split, embedder)
     try:
-        result = run_ablation(s, source, spec, rows=rows, embedder=embedder)
+        result = run_ablation(s, source, spec, rows=rows, embedder=embedder, llm=llm, llm_model=llm_model)
     finally:
         source.close()
     table = markdown(result)
@@ -101,7 +101,8 @@ def run_ablate(golden_dir=GOLDEN, beir_dir=None, split=None, rows="all", overrid
                  f"{result['generator']}", "", f"Shipped pipeline `{result['pipeline']}`: {result['pipeline_summary']}",
                  "", table, "", footer]
         command = "rag ablate " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else "rag ablate"
-        say(f"saved {save_result('ablation ' + result['source'], chr(10).join(lines), command)}")
+        name = f"ablation {result['source']}{' with llm' if llm else ''}"
+        say(f"saved {save_result(name, chr(10).join(lines), command)}")
     return result
 
 
@@ -114,7 +115,11 @@ def run_ablate(golden_dir=GOLDEN, beir_dir=None, split=None, rows="all", overrid
 @click.option("--json", "json_out", type=click.Path(dir_okay=False), help="write the full result as JSON here")
 @click.option("--markdown", "markdown_out", type=click.Path(dir_okay=False), help="write the table as Markdown here")
 @click.option("--save", is_flag=True, help="also write benchmarks/results/<date>-ablation-<source>.md")
-def ablate(golden_dir, beir_dir, split, overrides, public_set, rows, json_out, markdown_out, save) -> None:
+@click.option("--llm", metavar="URL", help="an OpenAI-compatible endpoint (e.g. `rag models llm`): adds a row where "
+                                            "it writes the answers behind the same routing and grounding check")
+@click.option("--llm-model", metavar="ID", help="the model id to ask the --llm endpoint for")
+def ablate(golden_dir, beir_dir, split, overrides, public_set, rows, json_out, markdown_out, save, llm,
+           llm_model) -> None:
     """Naive RAG to the shipped pipeline, one component per row, with paired bootstrap intervals."""
     if public_set:
         # MMLongBench needs its PDFs ingested and SciFact its train/test split: the benchmark module sets them up.
@@ -122,7 +127,7 @@ def ablate(golden_dir, beir_dir, split, overrides, public_set, rows, json_out, m
             raise fail("rag ablate --set runs from a source checkout (benchmarks/)")
         code = subprocess.call([sys.executable, "-m", "benchmarks.ablation", "--set", public_set], cwd=REPO_ROOT)
         raise click.exceptions.Exit(code)
-    run_ablate(golden_dir, beir_dir, split, rows, overrides, json_out, markdown_out, save)
+    run_ablate(golden_dir, beir_dir, split, rows, overrides, json_out, markdown_out, save, llm, llm_model)
 
 
 @click.command("sweep")

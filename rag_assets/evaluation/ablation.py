@@ -23,6 +23,7 @@ FORMULA_THRESHOLD = 0.8
 FULL = "full pipeline as configured"
 EDITIONS = "learned + current editions first"
 SELECTION = "learned routing + learned answer selection"
+GENERATIVE = "learned routing + generative answer ({model}, OpenAI-compatible)"
 # Per-question paired metrics and whether higher is better.
 PAIRED_METRICS = {"ndcg@10": True, "hit@10": True, "mrr@10": True, "false_answer": False, "over_abstention": False}
 
@@ -36,12 +37,13 @@ def naive(shipped: PipelineSpec) -> PipelineSpec:
 
 
 def ablation_rows(shipped: PipelineSpec, *, answer: bool = True, synonyms: str | None = None,
-                  helper: bool = False) -> list[Row]:
+                  helper: bool = False, llm: str | None = None, llm_model: str | None = None) -> list[Row]:
     """Naive RAG first, then one component per row, then the shipped pipeline (measured against naive). Every row is
     a variant of `shipped`: the same k, candidates, BM25 parameters and generator. Alternatives (late interaction vs
     the learned reranker, MMR, each expansion) are measured against the pipeline without them, not stacked.
     answer=False scores retrieval only (public sets); synonyms is a synonyms file for the synonyms row; helper=True
-    adds the rows that need a generative helper model (multi-query, HyDE, rewriting)."""
+    adds the rows that need a generative helper model (multi-query, HyDE, rewriting); llm, an OpenAI-compatible
+    endpoint, adds a row where that model writes the answer behind the same routing and grounding check."""
     base = naive(shipped)
     hybrid = base.replace(mode="hybrid")
     learned = hybrid.replace(reranker="learned", rerank_depth=50)
@@ -70,6 +72,10 @@ def ablation_rows(shipped: PipelineSpec, *, answer: bool = True, synonyms: str |
             rows.append(Row(routing_row(formula), formula, compare_to=LEARNED))
         if shipped.generator == "extractive":
             rows.append(Row(SELECTION, learned.replace(routing=True, selection="learned"),
+                            compare_to=routing_row(learned.replace(routing=True))))
+        if llm:
+            rows.append(Row(GENERATIVE.format(model=llm_model or "local"),
+                            learned.replace(routing=True, generator="openai", generator_url=llm, model=llm_model),
                             compare_to=routing_row(learned.replace(routing=True))))
     rows.append(Row(FULL, shipped, compare_to=rows[0].name, answer=answer))
     return rows

@@ -72,14 +72,15 @@ def shipped_for(source: Source, spec: PipelineSpec) -> PipelineSpec:
 
 
 def run_ablation(settings, source: Source, spec: PipelineSpec, *, rows: str = "all", embedder=None,
-                 progress=None) -> dict:
+                 progress=None, llm: str | None = None, llm_model: str | None = None) -> dict:
     """The ablation on a source: naive RAG to the given (shipped) spec, one component per row."""
     embedder = embedder or embedder_for(settings)
     wiring = Wiring(source.database, embedder, api_key=settings.generator_api_key)
     shipped = shipped_for(source, spec)
     generative = shipped.helper_url is not None or shipped.generator != "extractive"
     table = ablation_rows(shipped, answer=source.answer, helper=generative and source.answer,
-                          synonyms=(shipped.synonyms or str(SYNONYMS)) if source.answer else None)
+                          synonyms=(shipped.synonyms or str(SYNONYMS)) if source.answer else None,
+                          llm=llm if source.answer else None, llm_model=llm_model)
     table = shipped_rows(table) if rows == "shipped" else table
     result = ablate(wiring, source.cases, table, progress=progress)
     result.update({"commit": git_commit(), "source": source.name, "embedder": embedder.model,

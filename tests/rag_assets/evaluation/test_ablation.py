@@ -119,3 +119,11 @@ def test_shipped_rows_keep_the_path_to_the_shipped_pipeline_each_against_the_one
         ("learned + grounding check, learned routing ≥ 0.5", "+ learned reranker (50 candidates)"),
         ("full pipeline as configured", "naive: dense top-5"),
     ]
+
+
+def test_a_local_model_gets_a_generative_row_behind_the_same_routing():
+    rows = ablation_rows(DEFAULT_SPEC, llm="http://127.0.0.1:8081/v1", llm_model="smollm2")
+    row = next(r for r in rows if r.spec.generator == "openai")
+    assert row.name == "learned routing + generative answer (smollm2, OpenAI-compatible)"
+    assert (row.spec.generator_url, row.spec.model, row.spec.routing) == ("http://127.0.0.1:8081/v1", "smollm2", True)
+    assert row.compare_to == "learned + grounding check, learned routing ≥ 0.5"
