@@ -59,8 +59,10 @@ def recorded(name: str):
     import io
     import sys
 
+    from rag_assets.evaluation.provenance import git_commit
     from rag_assets.evaluation.report import save_result
 
+    started_at = git_commit()
     buffer = io.StringIO()
 
     class Tee(io.TextIOBase):
@@ -80,4 +82,4 @@ def recorded(name: str):
     # The file is named by the benchmark and its settings, not by where a --json copy went.
     args = [a for i, a in enumerate(sys.argv[1:]) if a != "--json" and (i == 0 or sys.argv[i] != "--json")]
     body = "```\n" + buffer.getvalue().rstrip() + "\n```"
-    print(f"saved {save_result(' '.join([name, *args]), body, command)}")
+    print(f"saved {save_result(' '.join([name, *args]), body, command, commit=started_at)}")

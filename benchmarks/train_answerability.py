@@ -75,22 +75,23 @@ def main() -> None:
     parser.add_argument("--selection-out", type=Path, default=selection.default_artefact())
     args = parser.parse_args()
     embedder = get_embedder("minilm")
+    commit = git_commit()  # before the first artefact is written: the second would call the tree dirty
     examples = collect(embedder)
     metrics = {"leave_one_collection_out": report(examples)}
     print(json.dumps(metrics, indent=1))
     x, y, _, w = at.design(examples)
-    write(at.fit(at.boosted, x, y, w), examples, embedder, metrics, args.out, at.artefact)
+    write(at.fit(at.boosted, x, y, w), examples, embedder, metrics, args.out, at.artefact, commit)
 
     chosen = {"leave_one_collection_out": at.selection_report(examples, collection)}
     print(json.dumps(chosen, indent=1))
     x, y, w, owner = at.sentence_design(examples)
     write(at.fit(at.boosted, x, y, w), [examples[i] for i in sorted(set(owner))], embedder, chosen,
-          args.selection_out, at.selection_artefact)
+          args.selection_out, at.selection_artefact, commit)
 
 
-def write(model, examples, embedder, metrics, out: Path, make) -> None:
+def write(model, examples, embedder, metrics, out: Path, make, commit: str) -> None:
     blob = rt.dump(model)
-    data = make(model, examples, embedder.model, metrics, git_commit(), hashlib.sha256(blob).hexdigest())
+    data = make(model, examples, embedder.model, metrics, commit, hashlib.sha256(blob).hexdigest())
     rt.write(data, blob, out)
     print(f"wrote {out} and its .skops model ({len(blob):,} bytes; training digest {data['digest'][:12]})")
 

@@ -51,9 +51,10 @@ def store(conn, result: dict, source: str) -> list[int]:
     return ids
 
 
-def save_result(name: str, body: str, command: str, folder: Path | None = None) -> Path:
+def save_result(name: str, body: str, command: str, folder: Path | None = None, commit: str | None = None) -> Path:
     """benchmarks/results/<date>-<name>.md: what a command printed, headed by the command, date, commit and machine,
-    so every number in the docs can point at the file that holds it."""
+    so every number in the docs can point at the file that holds it. commit: the one the command started at (a
+    command that writes files would otherwise find its own output and call the tree dirty)."""
     import datetime as dt
     import os
     import re
@@ -64,7 +65,7 @@ def save_result(name: str, body: str, command: str, folder: Path | None = None) 
     folder.mkdir(parents=True, exist_ok=True)
     today = dt.date.today().isoformat()
     path = folder / f"{today}-{re.sub(r'[^a-z0-9]+', '-', name.lower()).strip('-')}.md"
-    header = (f"# {name}\n\n- command: `{command}`\n- date: {today}\n- commit: {git_commit()}\n"
+    header = (f"# {name}\n\n- command: `{command}`\n- date: {today}\n- commit: {commit or git_commit()}\n"
               f"- machine: {os.cpu_count()} cores\n\n")
     path.write_text(header + body.rstrip() + "\n", encoding="utf-8")
     return path
