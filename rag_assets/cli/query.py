@@ -84,6 +84,8 @@ def render_response(r: Response) -> list[str]:
             text.append(sentence.text + "".join(marks))
         lines.append(" ".join(text))
         lines.extend(notes)
+        if r.message:  # e.g. the side of a comparison the documents lack
+            lines.append(r.message)
         if r.grounding:
             lines.append(f"grounding: passed ({r.grounding.judge} support check, cited ratio {r.grounding.cited_ratio:.2f})")
         return lines

@@ -16,14 +16,14 @@ def rate_cell(row: dict, name: str) -> str:
 def markdown(result: dict) -> str:
     lines = [
         "| configuration | hit@10 | MRR@10 | NDCG@10 | false-answer rate | over-abstention rate | correct | clarified | "
-        "p50 ms | p95 ms |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "grounding failed | p50 ms | p95 ms |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in result["rows"]:
         lines.append(f"| {row['config']} | {row['hit@10']:.3f} | {row['mrr@10']:.3f} | {row['ndcg@10']:.3f} | "
                      f"{rate_cell(row, 'false_answer_rate')} | {rate_cell(row, 'over_abstention_rate')} | "
-                     f"{rate_cell(row, 'correct_rate')} | {rate_cell(row, 'clarified_rate')} | {row['p50_ms']} | "
-                     f"{row['p95_ms']} |")
+                     f"{rate_cell(row, 'correct_rate')} | {rate_cell(row, 'clarified_rate')} | "
+                     f"{rate_cell(row, 'grounding_failed_rate')} | {row['p50_ms']} | {row['p95_ms']} |")
     lines.append("")
     lines.append("| configuration | vs | metric | better / worse / same | mean Δ | 95% CI | |")
     lines.append("|---|---|---|---|---|---|---|")

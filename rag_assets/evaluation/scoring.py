@@ -102,11 +102,14 @@ def summarize(rows: list[dict]) -> dict:
         gradable = [r for r in scored if r["correct"] is not None]
         clarify = [r for r in rows if r["expect"] == "clarify"]
         shown = [r for r in rows if r["shown"]]
+        drafted = [r for r in rows if r["route"] == "answer" and r["grounded"] is not None]
         for name, flags in [("false_answer_rate", [r["shown"] for r in no_answer]),
                             ("over_abstention_rate", [r["abstained"] for r in scored]),
                             ("correct_rate", [bool(r["correct"]) for r in gradable]),
                             ("wrong_rate", [r["wrong"] for r in rows]),
                             ("grounded_rate", [bool(r["grounded"]) for r in shown]),
+                            # Drafts the grounding check stopped: what it catches (and, for a weak model, costs).
+                            ("grounding_failed_rate", [not r["grounded"] for r in drafted]),
                             ("clarified_rate", [r["route"] == "clarify" for r in clarify])]:
             summary[name] = round(float(np.mean(flags)), 4) if flags else None
             summary[f"{name}_ci"] = [round(v, 4) for v in rate_interval(flags)] if flags else None

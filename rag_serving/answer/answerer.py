@@ -10,9 +10,11 @@ from tokenizers import Tokenizer
 from rag_serving.answer.evidence import Evidence, assess, profile
 from rag_serving.answer.generators import SYSTEM_PROMPT, Generator
 from rag_serving.answer.grounding import SupportCheck, check
+from rag_serving.answer import comparisons
 from rag_serving.answer.answerability import LearnedAnswerability
 from rag_serving.answer.citations import cite_pages
 from rag_serving.answer.parents import ParentPlan, parents
+from rag_serving.answer.parts import sides
 from rag_serving.answer.responses import ABSTAIN_MESSAGE, UNVERIFIED_MESSAGE, Response, Source
 from rag_serving.answer.routing import INJECTION_MESSAGE, decide
 from rag_serving.answer.vectors import SentenceVectors
@@ -67,11 +69,19 @@ class Answerer:
         hits = list(hits[: self.context_chunks])
         evidence = assess(query, hits, self.vectors)
         evidence.asked = question
-        confidence = self.answerability.probability(evidence) if self.answerability and hits else evidence.confidence
+        confidence = self._confidence(evidence) if hits else evidence.confidence
+        compared = sides(question)
+        weighed = comparisons.weigh(query.text, compared, hits, self.vectors, self._confidence) \
+            if compared and hits else None
+        if weighed and weighed.scores:
+            # No passage holds both editions: each side is weighed against its own passages.
+            confidence = weighed.confidence
         closest = [Source.of(h, h.body[:300]) for h in hits[:3]]
         base = {"question": question, "confidence": confidence, "sources": closest,
                 "evidence": {**evidence.features(), "confidence": confidence, "formula": evidence.confidence},
                 "generator": self.generator.name, "model": self.generator.model, "pipeline": self.pipeline}
+        if weighed:
+            base["evidence"]["sides"] = {"scores": weighed.scores, "lacking": list(weighed.lacking)}
         if rewrite:
             base["evidence"]["rewrite"] = {"question": rewrite.question, "clarify": rewrite.clarify,
                                            "error": rewrite.error}
@@ -114,8 +124,13 @@ class Answerer:
         grounding = check(draft, citable, system_prompt=SYSTEM_PROMPT, support=self.support,
                           question=profile(question) if history else evidence.question)
         if grounding.passed or not self.routing:
-            return done(route="answer", answer=draft.sentences, grounding=grounding)
+            lacking = f"The documents don't cover {' or '.join(weighed.lacking)}." if weighed and weighed.lacking else ""
+            return done(route="answer", answer=draft.sentences, grounding=grounding, message=lacking)
         return done(route="answer", grounding=grounding, message=UNVERIFIED_MESSAGE)
+
+    def _confidence(self, evidence: Evidence) -> float:
+        """The learned probability that the passages answer, else the hand-set evidence score."""
+        return self.answerability.probability(evidence) if self.answerability else evidence.confidence
 
     def _context(self, session: Session, hits: list[Hit]) -> list[Hit]:
         if self.parent_plan is None or not hits or self.tokenizer is None:

@@ -86,3 +86,15 @@ def test_a_clarifying_question_is_correct_on_a_clarify_case_and_an_answer_is_wro
     assert answer_metrics(_response(route="clarify"), case)["correct"] is True
     m = answer_metrics(_response(text="The limit is $75."), case)
     assert m["correct"] is False and m["wrong"] is True
+
+
+def test_grounding_failures_are_counted_among_drafted_answers_only():
+    from rag_assets.evaluation.scoring import summarize
+
+    def row(route, grounded, shown):
+        return {"expect": "answer", "route": route, "grounded": grounded, "shown": shown, "abstained": not shown,
+                "correct": shown, "wrong": False, "hit@10": 1.0}
+
+    # Two drafts, one stopped by the check; an abstention drafted nothing.
+    summary = summarize([row("answer", True, True), row("answer", False, False), row("abstain", None, False)])
+    assert summary["grounding_failed_rate"] == 0.5 and summary["over_abstention_rate"] == 0.6667

@@ -143,3 +143,19 @@ def test_with_parent_sections_the_answer_quotes_the_section_and_passes_the_check
                 "SELECT text FROM pages WHERE document_id = %s AND page_index BETWEEN %s AND %s ORDER BY page_index",
                 (src.document_id, first, last)).fetchall())
             assert " ".join(src.quote.split()) in " ".join(text.split()), (src.pages, src.quote)
+
+
+def test_a_comparison_of_two_editions_quotes_each_side_with_its_own_citation(answerer):
+    r = answerer.ask(ACME, "How many more days of annual leave does the 2025 edition give full-time staff compared "
+                           "with the 2024 edition?")
+    assert r.route == "answer" and r.grounding.passed
+    cited = [(s.sources[0].title, s.text) for s in r.answer]
+    assert [t for t, _ in cited] == ["Employee Handbook 2025", "Employee Handbook 2024"]
+    assert "27 days" in cited[0][1] and "25 days" in cited[1][1]
+
+
+def test_a_two_part_question_gets_a_quote_for_each_part(answerer):
+    r = answerer.ask(ACME, "How many days of annual leave do full-time staff get, and how many days of sick leave?")
+    assert r.route == "answer" and r.grounding.passed, (r.message, r.grounding)
+    assert [("27 days" in s.text, "10 days of paid sick leave" in s.text) for s in r.answer] == [(True, False),
+                                                                                               (False, True)]

@@ -1,0 +1,48 @@
+"""Comparisons: each side's passages weighed on their own, so a question naming two editions is answered from both
+or says which side the documents lack."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from rag_serving.answer.evidence import Evidence, assess
+from rag_serving.answer.vectors import SentenceVectors
+from rag_serving.search.hits import Hit
+from rag_serving.search.query import Query
+
+
+@dataclass(frozen=True)
+class Sides:
+    confidence: float  # the weakest side's, over the sides some passage holds
+    scores: dict[str, float]
+    lacking: tuple[str, ...]  # sides no retrieved passage is about
+
+
+def side_hits(side: str, hits: Sequence[Hit]) -> list[Hit]:
+    """The hits of that side's edition (its title or file name names the year), else the hits mentioning it."""
+    named = [h for h in hits if side in f"{h.title} {h.source_path}".lower()]
+    return named or [h for h in hits if side in h.body]
+
+
+def one_side(question: str, side: str, compared: Sequence[str]) -> str:
+    """The question asked of one side: the other sides' years taken out."""
+    for other in compared:
+        if other != side:
+            question = re.sub(rf"\b{re.escape(other)}\b", " ", question)
+    return " ".join(question.split())
+
+
+def weigh(question: str, compared: Sequence[str], hits: Sequence[Hit], vectors: SentenceVectors,
+          confidence: Callable[[Evidence], float]) -> Sides:
+    """Each side's question against that side's passages, scored as any question is."""
+    scores, lacking = {}, []
+    for side in compared:
+        mine = side_hits(side, hits)
+        if not mine:
+            lacking.append(side)
+            continue
+        query = Query(one_side(question, side, compared), vectors.embedder)
+        scores[side] = confidence(assess(query, mine, vectors))
+    return Sides(min(scores.values(), default=0.0), scores, tuple(lacking))

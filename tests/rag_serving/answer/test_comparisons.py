@@ -1,0 +1,34 @@
+"""Comparisons: each side weighed against its own edition's passages; a side no passage is about is named."""
+
+import dataclasses
+
+from rag_serving.answer.comparisons import one_side, side_hits, weigh
+from rag_serving.answer.vectors import SentenceVectors
+from tests.rag_serving.answer.test_evidence import hit
+
+NEW = hit("Full-time employees get 27 days of annual leave.", chunk_id="n")
+OLD = dataclasses.replace(hit("Full-time employees get 25 days of annual leave.", chunk_id="o",
+                              title="Employee Handbook 2024", path="employee-handbook-2024.pdf"), document_id="d24")
+QUESTION = "How many days of annual leave does the 2025 edition give compared with the 2024 edition?"
+
+
+def test_each_side_gets_the_hits_of_its_own_edition():
+    assert side_hits("2024", [NEW, OLD]) == [OLD] and side_hits("2025", [NEW, OLD]) == [NEW]
+
+
+def test_a_sides_question_leaves_the_other_years_out():
+    assert one_side(QUESTION, "2024", ("2025", "2024")) == (
+        "How many days of annual leave does the edition give compared with the 2024 edition?")
+
+
+def test_the_comparison_is_as_strong_as_its_weakest_side(minilm):
+    vectors = SentenceVectors(minilm)
+    both = weigh(QUESTION, ("2025", "2024"), [NEW, OLD], vectors, lambda e: e.confidence)
+    assert set(both.scores) == {"2025", "2024"} and both.lacking == ()
+    assert both.confidence == min(both.scores.values()) > 0
+
+
+def test_a_side_no_passage_is_about_is_named_as_lacking(minilm):
+    result = weigh("Leave in 2019 compared with 2025?", ("2019", "2025"), [NEW], SentenceVectors(minilm),
+                   lambda e: e.confidence)
+    assert result.lacking == ("2019",) and set(result.scores) == {"2025"}
