@@ -67,6 +67,9 @@ class ExtractiveGenerator:
             sorted(evidence.candidates, key=lambda c: (-c.score, c.rank, c.index))
         if not ranked:
             return Draft(sentences=[], generator=self.name, model=self.model, abstained=True)
+        # A sentence the chunk window cut is not quoted while a whole one is there to quote.
+        whole = [c for c in ranked if not cut_at_edge(c, evidence.candidates)]
+        ranked = whole or ranked
         asked = evidence.asked or question
         compared, pieces = sides(asked), parts(asked)
         if compared:
@@ -110,6 +113,16 @@ class ExtractiveGenerator:
 
     def complete(self, system: str, prompt: str, *, turns: Sequence[str] = ()) -> str:
         raise GeneratorError("the extractive generator quotes documents and writes no free text")
+
+
+def cut_at_edge(candidate: Candidate, candidates: Sequence[Candidate]) -> bool:
+    """Whether the chunk window cut this sentence: its chunk's first sentence opening in lower case, or its last one
+    ending without a full stop."""
+    text = candidate.text.strip()
+    if candidate.index == 0 and text[:1].islower():
+        return True
+    last = max(c.index for c in candidates if c.hit.chunk_id == candidate.hit.chunk_id)
+    return candidate.index == last and not text.endswith((".", "?", "!", ":", ")", '"', "”", "’"))
 
 
 def _title(hit: Hit) -> str:

@@ -154,3 +154,16 @@ def test_openai_markers_become_sources_with_quotes_from_the_cited_chunk():
     assert first.sources[0].chunk_id == "leave" and "16 weeks" in first.sources[0].quote
     assert [s.chunk_id for s in second.sources] == ["forklift", "marker:[7]"]
     assert check(draft, CHUNKS).failed_check == "quotes"  # [7] points at no retrieved source
+
+
+def test_a_sentence_the_chunk_window_cut_is_not_quoted_while_a_whole_one_is_there(minilm):
+    from rag_serving.answer.generators import ExtractiveGenerator
+    from rag_serving.answer.vectors import SentenceVectors
+    from tests.rag_serving.answer.test_evidence import hit as make_hit
+
+    cut = make_hit("Report lost personal data to the Data Protection Officer within four hours of becoming aware of",
+                   chunk_id="cut")
+    whole = make_hit("Report lost personal data to the Data Protection Officer within four hours.", chunk_id="whole")
+    draft = ExtractiveGenerator(SentenceVectors(minilm)).answer("Within how many hours must lost personal data be "
+                                                                "reported?", [cut, whole])
+    assert [s.sources[0].chunk_id for s in draft.sentences] == ["whole"]
