@@ -14,8 +14,8 @@ import numpy as np
 
 from rag_assets.evaluation.golden import GoldenCase
 from rag_assets.evaluation.scoring import judge
-from rag_serving.answer.answerability import ARTEFACT_FORMAT, FEATURE_VERSION, FEATURES, features
 from rag_serving.answer import selection
+from rag_serving.answer.answerability import ARTEFACT_FORMAT, FEATURE_VERSION, FEATURES, features
 from rag_serving.answer.evidence import Evidence, assess
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.hits import Filters, Hit
@@ -62,6 +62,16 @@ def paragraph_hit(title: str, n: int, text: str, score: float) -> Hit:
                page_label_start="1", page_label_end="1", heading_path=None, body=text, score=score)
 
 
+def squad_example(title: str, paragraphs: list[str], own: int, qa: dict, query: Query, cos: np.ndarray,
+                  ranked: list[int], label: int, vectors: SentenceVectors, passages: int) -> Example:
+    """One question over the top passages of a ranking of its article's paragraphs."""
+    hits = [paragraph_hit(title, i, paragraphs[i], float(cos[i])) for i in ranked[:passages]]
+    evidence = assess(query, hits, vectors, passages=passages)
+    found = Example("squad2-train", title, qa["question"], label, features(evidence))
+    answers = [a["text"] for a in qa.get("answers", [])]
+    return with_sentences(found, evidence, answers, {f"{title}-{own:03d}"})
+
+
 def squad_examples(path: Path, embedder, vectors: SentenceVectors, *, passages: int = PASSAGES) -> list[Example]:
     """Per question, the article's paragraphs ranked by dense cosine stand in for retrieval. An answerable question
     gives a positive (its top passages include its paragraph; skipped when they don't) and a hard negative (the
@@ -77,12 +87,9 @@ def squad_examples(path: Path, embedder, vectors: SentenceVectors, *, passages: 
                 cos = p_vec @ query.vector
                 order = [int(i) for i in np.argsort(-cos, kind="stable")]
 
-                def example(ranked: list[int], label: int) -> Example:
-                    hits = [paragraph_hit(title, i, paragraphs[i], float(cos[i])) for i in ranked[:passages]]
-                    evidence = assess(query, hits, vectors, passages=passages)
-                    found = Example("squad2-train", title, qa["question"], label, features(evidence))
-                    answers = [a["text"] for a in qa.get("answers", [])]
-                    return with_sentences(found, evidence, answers, {f"{title}-{own:03d}"})
+                def example(ranked: list[int], label: int, qa=qa, query=query, cos=cos, own=own, title=title,
+                            paragraphs=paragraphs) -> Example:
+                    return squad_example(title, paragraphs, own, qa, query, cos, ranked, label, vectors, passages)
 
                 if qa.get("is_impossible"):
                     out.append(example(order, 0))

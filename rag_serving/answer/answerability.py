@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from rag_serving.answer.evidence import Evidence
-from rag_serving.models.artefacts import ArtefactError, read_artefact
+from rag_serving.models.artefacts import read_artefact
 
 ARTEFACT_FORMAT = "rag-answerability/1"
 FEATURE_VERSION = 1
@@ -71,5 +71,3 @@ class LearnedAnswerability:
     def probability(self, evidence: Evidence) -> float:
         return round(float(self.model.predict_proba(features(evidence))[0, 1]), 4)
 
-
-__all__ = ["ArtefactError", "FEATURES", "LearnedAnswerability", "features"]

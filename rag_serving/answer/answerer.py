@@ -7,12 +7,12 @@ from collections.abc import Sequence
 
 from tokenizers import Tokenizer
 
-from rag_serving.answer.evidence import Evidence, assess, profile
-from rag_serving.answer.generators import SYSTEM_PROMPT, Generator
-from rag_serving.answer.grounding import SupportCheck, check
 from rag_serving.answer import comparisons
 from rag_serving.answer.answerability import LearnedAnswerability
 from rag_serving.answer.citations import cite_pages
+from rag_serving.answer.evidence import Evidence, assess, profile
+from rag_serving.answer.generators import SYSTEM_PROMPT, Generator
+from rag_serving.answer.grounding import SupportCheck, check
 from rag_serving.answer.parents import ParentPlan, parents
 from rag_serving.answer.parts import sides
 from rag_serving.answer.responses import ABSTAIN_MESSAGE, UNVERIFIED_MESSAGE, Response, Source

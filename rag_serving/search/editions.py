@@ -36,9 +36,9 @@ def superseded(hits: Sequence[Hit], named: Sequence[str]) -> set[str]:
     out = set()
     for h in hits:
         latest = newest.get(title_key(h.title))
-        if latest and h.published_on and h.published_on < latest.published_on:
-            if not any(term in h.title.lower() for term in named):
-                out.add(h.document_id)
+        older = latest and h.published_on and h.published_on < latest.published_on
+        if older and not any(term in h.title.lower() for term in named):
+            out.add(h.document_id)
     return out
 
 

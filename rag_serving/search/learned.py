@@ -7,7 +7,6 @@ from importlib import resources
 from pathlib import Path
 
 from rag_serving.models import artefacts
-from rag_serving.models.artefacts import model_path
 from rag_serving.search.features import FEATURE_VERSION, FEATURES, FeatureExtractor
 from rag_serving.search.hits import Hit
 from rag_serving.search.late_interaction import MaxSimReranker

@@ -54,7 +54,8 @@ def test_a_tei_reranker_is_a_row_like_any_other(corpus_app_db, minilm):
     from rag_serving.store.sessions import Tenant
 
     with serve(create_tei_app(minilm), "/info") as base:
-        p = Wiring(corpus_app_db, minilm).pipeline(DEFAULT_SPEC.replace(reranker="tei", reranker_url=base, rerank_depth=10))
+        p = Wiring(corpus_app_db, minilm).pipeline(DEFAULT_SPEC.replace(reranker="tei", reranker_url=base, rerank_depth=10,
+                                                                          editions=False))
         assert isinstance(p.searcher.plan.reranker, TextScorer)
         assert isinstance(p.searcher.plan.reranker.reranker, TeiReranker)
         hits = p.search(Tenant("acme", ("hq",)), "condenser fan replacement interval", k=5)

