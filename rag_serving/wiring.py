@@ -9,6 +9,7 @@ from pathlib import Path
 from rag_serving.answer.answerability import LearnedAnswerability
 from rag_serving.answer.answerer import Answerer
 from rag_serving.answer.selection import LearnedSelection
+from rag_serving.models.artefacts import ArtefactError
 from rag_serving.answer.generators import AnthropicGenerator, ExtractiveGenerator, Generator, OpenAICompatibleGenerator
 from rag_serving.answer.parents import ParentPlan
 from rag_serving.answer.responses import Response
@@ -68,6 +69,14 @@ class Pipeline:
             return self.retriever.search(session, query, k=k, mode=mode, sparse=sparse, filters=filters)
 
 
+def learned(model: type, embedder_model: str, fallback: str):
+    """A shipped model, or one line saying why it cannot serve these queries and which setting does without it."""
+    try:
+        return model(embedder_model)
+    except ArtefactError as exc:
+        raise WiringError(f"{exc}; set {fallback} to do without it") from exc
+
+
 class Wiring:
     """Builds pipelines over one database and one embedder. Adapters that several specs share (a reranker model, the
     synonyms file, the helper model, the sentence-vector cache) are built once, so an ablation's rows differ only in
@@ -103,7 +112,8 @@ class Wiring:
     def answerability(self, spec: PipelineSpec) -> LearnedAnswerability | None:
         if spec.answerability == "formula":
             return None
-        return self._once(("answerability",), lambda: LearnedAnswerability(self.embedder.model))
+        return self._once(("answerability",), lambda: learned(LearnedAnswerability, self.embedder.model,
+                                                              "RAG_ANSWERABILITY=formula"))
 
     def reranker(self, spec: PipelineSpec) -> CandidateScorer | None:
         name = spec.reranker
@@ -127,7 +137,8 @@ class Wiring:
 
     def generator(self, spec: PipelineSpec) -> Generator:
         if spec.generator == "extractive":
-            chooser = self._once(("selection",), lambda: LearnedSelection(self.embedder.model)) \
+            chooser = self._once(("selection",), lambda: learned(LearnedSelection, self.embedder.model,
+                                                                 "RAG_SELECTION=formula")) \
                 if spec.selection == "learned" else None
             return self._once(("extractive", spec.selection), lambda: ExtractiveGenerator(self.vectors, selection=chooser))
         if spec.generator == "anthropic":

@@ -78,3 +78,10 @@ def test_a_serving_replica_with_only_the_app_url_starts_no_server_and_migrates_n
     finally:
         database.close()
     assert not (tmp_path / "home").exists()  # no embedded server was started
+
+
+def test_a_learned_model_trained_on_another_embedder_stops_the_wiring_naming_the_way_out(corpus_app_db):
+    from rag_serving.models.embedders import HashedTfidf
+
+    with pytest.raises(WiringError, match="trained with embedder .* set RAG_ANSWERABILITY=formula"):
+        Wiring(corpus_app_db, HashedTfidf()).pipeline(DEFAULT_SPEC.replace(reranker="none"))

@@ -64,7 +64,8 @@ class PublishingReranker:
 
 def test_a_version_published_mid_request_changes_nothing_the_request_reads(policy):
     url, path, database = policy
-    spec = PipelineSpec(reranker="none", parents=True, threshold=0.0)
+    # The hashed embedder: no learned model trained on its vectors (the reranker's or answerability's) can run.
+    spec = PipelineSpec(reranker="none", parents=True, threshold=0.0, answerability="formula")
     pipeline = Wiring(database, HashedTfidf()).pipeline(spec)
     publisher = PublishingReranker(url, path)
     pipeline.searcher.plan = dataclasses.replace(pipeline.searcher.plan, reranker=publisher)
