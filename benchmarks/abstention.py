@@ -21,6 +21,7 @@ from rag_assets.ingest.vectors import backfill_token_vectors
 from rag_assets.settings import load_settings
 from rag_serving.answer.answerer import search_text
 from rag_serving.models.embedders import get_embedder
+from rag_serving.spec import with_overrides
 from rag_serving.search.hits import Filters
 from rag_serving.store import bootstrap as db
 from rag_serving.store.sessions import Tenant
@@ -30,11 +31,10 @@ from .common import BENCH_DATA, bench_database, pipeline, recorded
 from .mmlongbench import ensure_ingested
 
 
-def evaluate(name: str, url: str, embedder, cases: list[GoldenCase]) -> dict:
+def evaluate(name: str, url: str, embedder, cases: list[GoldenCase], shipped) -> dict:
     """The shipped pipeline at threshold 0 (every case's confidence), against two single-number baselines: the top-1
     dense cosine (../shared/bench/README.md) and the learned reranker's top probability."""
     t0 = time.perf_counter()
-    shipped = load_settings().pipeline()
     with pipeline(url, embedder, shipped.replace(threshold=0.0)) as p:
         run = run_row(Wiring(p.database, embedder), cases, Row("shipped, threshold 0", p.spec))
         baseline, reranker = [], []
@@ -73,9 +73,12 @@ def evaluate(name: str, url: str, embedder, cases: list[GoldenCase]) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sets", default="mmlongbench,squad2")
+    parser.add_argument("--with", dest="overrides", action="append", default=[], metavar="FIELD=VALUE",
+                        help="a variant of the shipped spec, e.g. --with answerability=formula --with threshold=0.8")
     args = parser.parse_args()
+    shipped = with_overrides(load_settings().pipeline(), args.overrides)
     embedder = get_embedder("minilm")
-    report = {"commit": git_commit(), "threshold": load_settings().pipeline().threshold, "results": []}
+    report = {"commit": git_commit(), "threshold": shipped.threshold, "results": []}
     for name in args.sets.split(","):
         if name == "mmlongbench":
             url = bench_database("bench_mmlongbench", fresh=False)
@@ -88,7 +91,7 @@ def main() -> None:
             _, cases = load_squad2(BENCH_DATA / "squad2-subset" / "dev-v2.0.subset.json")
         with db.connect(url, autocommit=True) as conn:
             backfill_token_vectors(conn, embedder)
-        result = evaluate(name, url, embedder, cases)
+        result = evaluate(name, url, embedder, cases, shipped)
         report["results"].append(result)
         print(json.dumps(result), flush=True)
     print(f"\n{'set':<12} {'questions':>9} {'no-answer':>9} {'AUC conf':>9} {'AUC top-1 cos':>13} {'AUC reranker':>12}")
