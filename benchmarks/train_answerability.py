@@ -18,8 +18,9 @@ from rag_assets.evaluation import training as rt
 from rag_assets.evaluation.golden import load_golden
 from rag_assets.evaluation.provenance import git_commit
 from rag_serving.answer import selection
-from rag_serving.answer.answerability import FEATURES, default_artefact
+from rag_serving.answer.answerability import FEATURES, LearnedAnswerability
 from rag_serving.answer.vectors import SentenceVectors
+from rag_serving.models.artefacts import shipped
 from rag_serving.models.embedders import get_embedder
 from rag_serving.spec import DEFAULT_SPEC
 from rag_serving.store.sessions import APP_ROLE, Database
@@ -56,7 +57,7 @@ def collection(e: at.Example) -> str:
 def report(examples: list[at.Example]) -> dict:
     """Per collection: AUC of the formula and of each model scored by a model that never saw that collection."""
     oof = {name: at.leave_one_group_out(examples, make, collection)
-           for name, make in (("logistic", at.logistic), ("boosted_trees", at.boosted))}
+           for name, make in (("logistic", rt.logistic), ("boosted_trees", at.boosted))}
     out = {}
     for source in sorted({e.source for e in examples}):
         idx = [i for i, e in enumerate(examples) if e.source == source]
@@ -71,8 +72,8 @@ def report(examples: list[at.Example]) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--out", type=Path, default=default_artefact())
-    parser.add_argument("--selection-out", type=Path, default=selection.default_artefact())
+    parser.add_argument("--out", type=Path, default=shipped(LearnedAnswerability.stem))
+    parser.add_argument("--selection-out", type=Path, default=shipped(selection.LearnedSelection.stem))
     args = parser.parse_args()
     embedder = get_embedder("minilm")
     commit = git_commit()  # before the first artefact is written: the second would call the tree dirty
@@ -80,12 +81,12 @@ def main() -> None:
     metrics = {"leave_one_collection_out": report(examples)}
     print(json.dumps(metrics, indent=1))
     x, y, _, w = at.design(examples)
-    write(at.fit(at.boosted, x, y, w), examples, embedder, metrics, args.out, at.artefact, commit)
+    write(rt.fit_weighted(at.boosted, x, y, w), examples, embedder, metrics, args.out, at.artefact, commit)
 
     chosen = {"leave_one_collection_out": at.selection_report(examples, collection)}
     print(json.dumps(chosen, indent=1))
     x, y, w, owner = at.sentence_design(examples)
-    write(at.fit(at.boosted, x, y, w), [examples[i] for i in sorted(set(owner))], embedder, chosen,
+    write(rt.fit_weighted(at.boosted, x, y, w), [examples[i] for i in sorted(set(owner))], embedder, chosen,
           args.selection_out, at.selection_artefact, commit)
 
 

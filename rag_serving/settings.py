@@ -9,8 +9,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from rag_serving.spec import DEFAULT_SPEC as D
 from rag_serving.spec import ANSWERABILITY, EXPANSIONS, GENERATORS, RERANKERS, SELECTION, WEB_SEARCH, PipelineSpec
+from rag_serving.spec import DEFAULT_SPEC as D
 
 
 class SettingsError(ValueError):

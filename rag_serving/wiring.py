@@ -8,13 +8,13 @@ from pathlib import Path
 
 from rag_serving.answer.answerability import LearnedAnswerability
 from rag_serving.answer.answerer import Answerer
-from rag_serving.answer.selection import LearnedSelection
-from rag_serving.models.artefacts import ArtefactError
 from rag_serving.answer.generators import AnthropicGenerator, ExtractiveGenerator, Generator, OpenAICompatibleGenerator
 from rag_serving.answer.parents import ParentPlan
 from rag_serving.answer.responses import Response
+from rag_serving.answer.selection import LearnedSelection
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.answer.websearch import SearxngSearch, WebSearch
+from rag_serving.models.artefacts import ArtefactError
 from rag_serving.models.embedders import Embedder, get_embedder
 from rag_serving.models.tokenization import load_tokenizer
 from rag_serving.search.expansion import Expander, Hyde, MultiQuery, Synonyms

@@ -14,6 +14,7 @@ import numpy as np
 
 from rag_assets.evaluation.golden import GoldenCase
 from rag_assets.evaluation.scoring import judge
+from rag_assets.evaluation.training import fit_weighted
 from rag_serving.answer import selection
 from rag_serving.answer.answerability import ARTEFACT_FORMAT, FEATURE_VERSION, FEATURES, features
 from rag_serving.answer.evidence import Evidence, assess
@@ -139,21 +140,6 @@ def boosted():
                                           l2_regularization=1.0, random_state=SEED)
 
 
-def logistic():
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
-
-    return make_pipeline(StandardScaler(), LogisticRegression(C=1.0, max_iter=2000))
-
-
-def fit(make_model, x, y, w):
-    model = make_model()
-    key = "logisticregression__sample_weight" if hasattr(model, "steps") else "sample_weight"
-    model.fit(x, y, **{key: w})
-    return model
-
-
 def leave_one_group_out(examples: Sequence[Example], make_model, groups_of) -> np.ndarray:
     """Out-of-group probabilities: each held-out group (a SQuAD article; the golden dev set as one collection) is
     scored by a model that never saw it."""
@@ -162,7 +148,7 @@ def leave_one_group_out(examples: Sequence[Example], make_model, groups_of) -> n
     oof = np.zeros(len(y))
     for g in np.unique(held):
         test = held == g
-        oof[test] = fit(make_model, x[~test], y[~test], w[~test]).predict_proba(x[test])[:, 1]
+        oof[test] = fit_weighted(make_model, x[~test], y[~test], w[~test]).predict_proba(x[test])[:, 1]
     return oof
 
 
@@ -250,7 +236,7 @@ def selection_report(examples: Sequence[Example], groups_of) -> dict:
     oof = np.zeros(len(y))
     for g in np.unique(held):
         test = held == g
-        oof[test] = fit(boosted, x[~test], y[~test], w[~test]).predict_proba(x[test])[:, 1]
+        oof[test] = fit_weighted(boosted, x[~test], y[~test], w[~test]).predict_proba(x[test])[:, 1]
     return {"questions": len({*owner}), "sentences": len(y),
             "top1_formula": top1_holds(examples, x[:, SENTENCE_FEATURES.index("score")], owner),
             "top1_boosted_trees": top1_holds(examples, oof, owner)}

@@ -108,6 +108,14 @@ def expected_calibration_error(p: np.ndarray, y: np.ndarray, bins: int = ECE_BIN
     return float(total)
 
 
+def fit_weighted(make_model, x: np.ndarray, y: np.ndarray, weights: np.ndarray):
+    """A fresh model fitted with sample weights (a pipeline takes them through its final step)."""
+    model = make_model()
+    key = "logisticregression__sample_weight" if hasattr(model, "steps") else "sample_weight"
+    model.fit(x, y, **{key: weights})
+    return model
+
+
 def cross_validate(queries: Sequence[TrainingQuery], make_model) -> dict:
     """Out-of-fold probabilities (folds by question) and, per source, NDCG@10 of the fused order vs the reranked one."""
     from sklearn.model_selection import GroupKFold
@@ -115,11 +123,7 @@ def cross_validate(queries: Sequence[TrainingQuery], make_model) -> dict:
     x, y, groups, weights = _design(queries)
     oof = np.zeros(len(y))
     for train, test in GroupKFold(n_splits=FOLDS).split(x, y, groups):
-        model = make_model()
-        fit_params = {"logisticregression__sample_weight": weights[train]} if hasattr(model, "steps") else \
-            {"sample_weight": weights[train]}
-        model.fit(x[train], y[train], **fit_params)
-        oof[test] = model.predict_proba(x[test])[:, 1]
+        oof[test] = fit_weighted(make_model, x[train], y[train], weights[train]).predict_proba(x[test])[:, 1]
     per_source: dict[str, dict] = {}
     offset = 0
     for q in queries:

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from rag_serving.answer.evidence import Evidence
-from rag_serving.models.artefacts import read_artefact
+from rag_serving.models.artefacts import ShippedModel
 
 ARTEFACT_FORMAT = "rag-answerability/1"
 FEATURE_VERSION = 1
@@ -52,21 +50,11 @@ def features(evidence: Evidence) -> np.ndarray:
     return np.array([[float(row[f]) for f in FEATURES]])
 
 
-def default_artefact() -> Path:
-    from importlib import resources
-
-    return Path(str(resources.files("rag_serving") / "models" / "answerability.json"))
-
-
-class LearnedAnswerability:
+class LearnedAnswerability(ShippedModel):
     """P(the retrieved passages answer the question) from FEATURES; trained on SQuAD 2.0 train and golden dev only."""
 
-    def __init__(self, embedder_model: str, *, path: Path | None = None):
-        self.path = Path(path) if path else default_artefact()
-        self.model, self.artefact = read_artefact(self.path, embedder_model, kind="answerability model",
-                                                  format=ARTEFACT_FORMAT, feature_version=FEATURE_VERSION,
-                                                  features=FEATURES, retrain="make train-answerability")
-        self.name = f"learned-answerability/{self.artefact['digest'][:12]}"
+    stem, kind, label = "answerability", "answerability model", "learned-answerability"
+    format, feature_version, features = ARTEFACT_FORMAT, FEATURE_VERSION, FEATURES
 
     def probability(self, evidence: Evidence) -> float:
         return round(float(self.model.predict_proba(features(evidence))[0, 1]), 4)

@@ -10,7 +10,7 @@ from typing import Literal
 import numpy as np
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-from rag_serving.answer.parts import sides
+from rag_serving.answer.parts import missing_for, sides
 from rag_serving.answer.sentences import split_sentences
 from rag_serving.answer.terms import contains_term, normalize, strict_identifier
 from rag_serving.answer.text import stemmer, stems, words
@@ -229,14 +229,14 @@ def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passa
     if candidates:
         for c, cos in zip(candidates, vectors([c.text for c in candidates]) @ query.vector):
             c.cosine = float(cos)
+    seen: set[str] = set()  # stems of every passage's text, for the union coverage
     for rank, hit in enumerate(top, start=1):
         context = f"{hit.title} {hit.heading_path or ''} {hit.source_path} {hit.body}"
-        found = stems(context)
+        text_stems = stems(f"{hit.title} {hit.heading_path or ''} {hit.body}")
+        seen |= text_stems
+        found = text_stems | stems(hit.source_path)  # the stems of context: words never span the spaces joining it
         lowered = context.lower()
-        missing = tuple(t for t in q.strict_terms if not contains_term(lowered, t))
-        if compared and set(missing) & set(compared) != set(compared):
-            # One side of a comparison per passage is what a comparison's passages hold; both missing still counts.
-            missing = tuple(t for t in missing if t not in compared)
+        missing = missing_for([t for t in q.strict_terms if not contains_term(lowered, t)], compared)
         mine = [c for c in candidates if c.rank == rank]
         kind_ok = any(has_kind(c.text, q.kind) for c in mine) if mine else False
         best_cos = max((c.cosine for c in mine), default=0.0)
@@ -249,6 +249,5 @@ def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passa
             c.kind_ok = has_kind(c.text, q.kind)
             c.score = age * (0.5 * c.coverage + 0.5 * semantic(c.cosine)) * (1.0 if c.kind_ok else 0.5)
     evidence.candidates = candidates
-    evidence.union_coverage = coverage(q, set().union(*(stems(f"{h.title} {h.heading_path or ''} {h.body}")
-                                                        for h in top)))
+    evidence.union_coverage = coverage(q, seen)
     return evidence

@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
+from rag_serving.answer.comparisons import side_hits
 from rag_serving.answer.evidence import Candidate, Evidence, assess, coverage, has_kind, profile, semantic
 from rag_serving.answer.parts import parts, sides
 from rag_serving.answer.responses import Draft, Sentence, Source
@@ -68,7 +69,10 @@ class ExtractiveGenerator:
         if not ranked:
             return Draft(sentences=[], generator=self.name, model=self.model, abstained=True)
         # A sentence the chunk window cut is not quoted while a whole one is there to quote.
-        whole = [c for c in ranked if not cut_at_edge(c, evidence.candidates)]
+        last: dict[str, int] = {}
+        for c in evidence.candidates:
+            last[c.hit.chunk_id] = max(last.get(c.hit.chunk_id, 0), c.index)
+        whole = [c for c in ranked if not cut_at_edge(c, last[c.hit.chunk_id])]
         ranked = whole or ranked
         asked = evidence.asked or question
         compared, pieces = sides(asked), parts(asked)
@@ -84,10 +88,9 @@ class ExtractiveGenerator:
 
     @staticmethod
     def _side(side: str, ranked: list[Candidate]) -> Candidate | None:
-        """The best sentence from a passage of that side's edition (its title or file names the year), else from a
-        passage mentioning it; None when no passage is about that side."""
-        named = [c for c in ranked if side in f"{c.hit.title} {c.hit.source_path}".lower()]
-        return next(iter(named), None) or next((c for c in ranked if side in c.hit.body), None)
+        """The best sentence from that side's passages (`comparisons.side_hits`); None when no passage is about it."""
+        mine = {h.chunk_id for h in side_hits(side, list({c.hit.chunk_id: c.hit for c in ranked}.values()))}
+        return next((c for c in ranked if c.hit.chunk_id in mine), None)
 
     def _part(self, piece: str, ranked: list[Candidate]) -> Candidate:
         """The sentence that best answers one part: that part's key terms, meaning and kind of answer, with the
@@ -115,13 +118,12 @@ class ExtractiveGenerator:
         raise GeneratorError("the extractive generator quotes documents and writes no free text")
 
 
-def cut_at_edge(candidate: Candidate, candidates: Sequence[Candidate]) -> bool:
+def cut_at_edge(candidate: Candidate, last: int) -> bool:
     """Whether the chunk window cut this sentence: its chunk's first sentence opening in lower case, or its last one
-    ending without a full stop."""
+    (index `last`) ending without a full stop."""
     text = candidate.text.strip()
     if candidate.index == 0 and text[:1].islower():
         return True
-    last = max(c.index for c in candidates if c.hit.chunk_id == candidate.hit.chunk_id)
     return candidate.index == last and not text.endswith((".", "?", "!", ":", ")", '"', "”", "’"))
 
 

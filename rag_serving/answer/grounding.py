@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from rag_serving.answer.evidence import QuestionProfile, has_kind
-from rag_serving.answer.parts import sides
+from rag_serving.answer.parts import missing_for, sides
 from rag_serving.answer.responses import Draft, Grounding
 from rag_serving.answer.sentences import squish
 from rag_serving.answer.terms import contains_term
@@ -75,10 +75,8 @@ def answers_the_kind(draft: Draft, question: QuestionProfile, retrieved: Sequenc
         problems.append(f"no quote holds a {question.kind}, which the question asks for")
     by_id = {h.chunk_id: f"{h.title} {h.heading_path or ''} {h.source_path} {h.body}".lower() for h in retrieved}
     cited = [by_id.get(src.chunk_id, "") for s in draft.sentences for src in s.sources]
-    compared = set(sides(question.text))
-    missing = [t for t in question.strict_terms if not any(contains_term(text, t) for text in cited)]
-    if compared and set(missing) & compared != compared:
-        missing = [t for t in missing if t not in compared]  # a comparison may be answered for one side
+    missing = missing_for([t for t in question.strict_terms if not any(contains_term(text, t) for text in cited)],
+                          sides(question.text))
     if missing:
         problems.append(f"no cited passage names {', '.join(missing)}")
     return problems

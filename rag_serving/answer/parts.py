@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 # A new clause opening with a question word after a comma, "and", "?" or ";": "When does it end, and who runs it?"
 _SPLIT = re.compile(r"(?:\s*[,;?]\s*(?:and\s+|also\s+)?|\s+and\s+|\s+also\s+)(?=(?:what|which|who|whom|whose|when|"
@@ -24,3 +25,11 @@ def sides(question: str) -> tuple[str, ...]:
     years, in the order named; none for a question naming one year or none."""
     years = tuple(dict.fromkeys(_YEAR.findall(question)))
     return years if len(years) >= 2 else ()
+
+
+def missing_for(missing: Sequence[str], compared: Sequence[str]) -> tuple[str, ...]:
+    """The strict terms a passage really lacks: a comparison's passage holds one side, so the other sides' years
+    count as missing only when every side is."""
+    if compared and not set(compared) <= set(missing):
+        return tuple(t for t in missing if t not in compared)
+    return tuple(missing)

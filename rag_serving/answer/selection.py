@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import numpy as np
 
 from rag_serving.answer.evidence import Candidate, Evidence
 from rag_serving.answer.terms import contains_term
 from rag_serving.answer.text import words
-from rag_serving.models.artefacts import read_artefact
+from rag_serving.models.artefacts import ShippedModel
 
 ARTEFACT_FORMAT = "rag-answer-selection/1"
 FEATURE_VERSION = 1
@@ -55,21 +54,11 @@ def matrix(evidence: Evidence) -> np.ndarray:
     return np.asarray(rows, dtype=float)
 
 
-def default_artefact() -> Path:
-    from importlib import resources
-
-    return Path(str(resources.files("rag_serving") / "models" / "answer_selection.json"))
-
-
-class LearnedSelection:
+class LearnedSelection(ShippedModel):
     """P(a sentence holds the answer) for each candidate; trained on SQuAD 2.0 train and golden dev only."""
 
-    def __init__(self, embedder_model: str, *, path: Path | None = None):
-        self.path = Path(path) if path else default_artefact()
-        self.model, self.artefact = read_artefact(self.path, embedder_model, kind="answer selection model",
-                                                  format=ARTEFACT_FORMAT, feature_version=FEATURE_VERSION,
-                                                  features=FEATURES, retrain="make train-answerability")
-        self.name = f"learned-selection/{self.artefact['digest'][:12]}"
+    stem, kind, label = "answer_selection", "answer selection model", "learned-selection"
+    format, feature_version, features = ARTEFACT_FORMAT, FEATURE_VERSION, FEATURES
 
     def scores(self, evidence: Evidence) -> list[float]:
         x = matrix(evidence)

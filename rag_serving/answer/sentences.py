@@ -32,8 +32,9 @@ def paragraphs(text: str) -> list[str]:
     return [p for p in (squish(p) for p in _PARAGRAPH.split(text)) if p]
 
 
-# The same chunks come back for many questions, and pysbd takes milliseconds per paragraph; ~20k chunks bounded.
-@lru_cache(maxsize=20_000)
+# The same chunks come back for many questions, and pysbd takes milliseconds per chunk. Bounded: a chunk's text and
+# its sentences are ~5 KB, so ~25 MB at worst; tuples, so no caller can change what the next one reads.
+@lru_cache(maxsize=5_000)
 def split_sentences(text: str) -> tuple[tuple[int, str], ...]:
     """(paragraph index, sentence) pairs, each sentence whitespace-normalized and verbatim otherwise."""
     out = []

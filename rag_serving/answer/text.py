@@ -26,9 +26,9 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
-# Every question stems the same retrieved chunks and sentences again; bounded, and frozen so no caller can change
-# what the next one reads.
-@lru_cache(maxsize=50_000)
+# Every question stems the same retrieved chunks and sentences again. Bounded (keys are sentences and whole chunk
+# texts, ~3 KB at most with their stems: ~60 MB at worst) and frozen, so no caller can change what the next one reads.
+@lru_cache(maxsize=20_000)
 def stems(text: str) -> frozenset[str]:
     """Lower-cased Snowball stems of the non-stopwords in text."""
     tokens = [w.lower() for w in words(text)]

@@ -16,6 +16,13 @@ class ArtefactError(RuntimeError):
     """A model file that is missing, altered, or trained on other features or another embedder."""
 
 
+def shipped(stem: str) -> Path:
+    """The metadata file of a model shipped in rag_serving/models (stem.json; the model file beside it)."""
+    from importlib import resources
+
+    return Path(str(resources.files("rag_serving") / "models" / f"{stem}.json"))
+
+
 def model_path(meta_path: Path) -> Path:
     """The model file beside its metadata (same stem, .skops)."""
     return Path(meta_path).with_suffix(".skops")
@@ -51,3 +58,22 @@ def read_artefact(path: Path, embedder_model: str, *, kind: str, format: str, fe
     if untrusted:
         raise ArtefactError(f"{kind} {file}: contains types outside the trusted list: {sorted(untrusted)}")
     return sio.loads(blob, trusted=TRUSTED_TYPES), data
+
+
+class ShippedModel:
+    """A trained model read through `read_artefact`; a subclass names its file, format and features."""
+
+    stem: str  # rag_serving/models/<stem>.json
+    kind: str  # how errors name it
+    label: str  # how responses name it, with the training digest
+    format: str
+    feature_version: int
+    features: tuple[str, ...]
+    retrain = "make train-answerability"
+
+    def __init__(self, embedder_model: str, *, path: Path | None = None):
+        self.path = Path(path) if path else shipped(self.stem)
+        self.model, self.artefact = read_artefact(self.path, embedder_model, kind=self.kind, format=self.format,
+                                                  feature_version=self.feature_version, features=self.features,
+                                                  retrain=self.retrain)
+        self.name = f"{self.label}/{self.artefact['digest'][:12]}"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from importlib import resources
 from pathlib import Path
 
 from rag_serving.models import artefacts
@@ -20,7 +19,7 @@ ARTEFACT_FORMAT = "rag-learned-reranker/2"
 
 def default_artefact() -> Path:
     """The metadata file; the model file sits beside it (same stem, .skops)."""
-    return Path(str(resources.files("rag_serving") / "models" / "learned_reranker.json"))
+    return artefacts.shipped("learned_reranker")
 
 
 def read_artefact(path: Path, embedder_model: str):

@@ -4,6 +4,7 @@ a negative per impossible one, and folds that hold a collection out whole."""
 import json
 
 from rag_assets.evaluation import answerability as at
+from rag_assets.evaluation.training import logistic
 from rag_serving.answer.vectors import SentenceVectors
 
 ARTICLE = {"data": [{"title": "Leave", "paragraphs": [
@@ -42,6 +43,6 @@ def test_a_held_out_group_is_scored_by_a_model_that_never_saw_it():
     # Group "x" is labelled the opposite way from group "y": a model that saw neither's own rows gets them wrong.
     rows = [at.Example("s", g, "q", label, np.array([[v]])) for g, flip in (("x", 0), ("y", 1))
             for v in np.linspace(0, 1, 40) for label in [int((v > 0.5) != flip)]]
-    oof = at.leave_one_group_out(rows, at.logistic, lambda e: e.group)
+    oof = at.leave_one_group_out(rows, logistic, lambda e: e.group)
     y = np.array([e.label for e in rows])
     assert at.auc(list(y), list(oof)) < 0.2

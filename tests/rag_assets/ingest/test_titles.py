@@ -3,14 +3,14 @@
 import io
 from pathlib import Path
 
-from dagster import DagsterInstance
 from pypdf import PdfReader, PdfWriter
 
 from rag_assets.ingest.extraction import OutlineEntry
-from rag_assets.ingest.runner import Target, ingest_targets
+from rag_assets.ingest.runner import Target
 from rag_assets.ingest.titles import choose_title
-from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
+from rag_assets.resources import OcrResource
 from tests.pdfs import text_pdf
+from tests.rag_assets.assets.test_ingest import run_batch
 
 ACCESSION = "0000004962-23-000006"
 SEC_COVER = (
@@ -85,15 +85,7 @@ def test_ingested_filing_with_accession_number_metadata_gets_its_cover_title(dat
     assert PdfReader(io.BytesIO(pdf)).metadata.title == ACCESSION
     path = tmp_path / "amex-10k-2022.pdf"
     path.write_bytes(pdf)
-    resources = {
-        "database": PostgresResource(url=database_url),
-        "tokenizer": TokenizerResource(),
-        "chunker": ChunkerResource(size=200, overlap=20, snap=20),
-        "ocr": OcrResource(enabled=False),
-        "embedder": EmbedderResource(name="hashed-tfidf"),
-    }
-    batch = ingest_targets([Target(path, "acme", "hq", path.name)], url=database_url, resources=resources,
-                           instance=DagsterInstance.ephemeral())
+    batch = run_batch(database_url, [Target(path, "acme", "hq", path.name)], ocr=OcrResource(enabled=False))
     assert [o.state for o in batch.outcomes] == ["new"]
     row = conn.execute("SELECT title, status FROM documents WHERE source_path = %s", (path.name,)).fetchone()
     assert (row["title"], row["status"]) == ("AMERICAN EXPRESS COMPANY Form 10-K", "live")

@@ -7,10 +7,10 @@ import shutil
 import numpy as np
 import pytest
 
-from rag_serving.answer.answerability import FEATURES, LearnedAnswerability, default_artefact, features
+from rag_serving.answer.answerability import FEATURES, LearnedAnswerability, features
 from rag_serving.answer.evidence import assess
 from rag_serving.answer.vectors import SentenceVectors
-from rag_serving.models.artefacts import ArtefactError, model_path
+from rag_serving.models.artefacts import ArtefactError, model_path, shipped
 from rag_serving.search.query import Query
 from tests.rag_serving.answer.test_evidence import hit
 
@@ -60,8 +60,8 @@ def test_the_shipped_model_records_its_training_sources_and_unseen_collection_sc
 
 def test_a_model_file_trained_on_other_features_is_refused_naming_the_file(tmp_path, minilm):
     meta = tmp_path / "answerability.json"
-    shutil.copy(default_artefact(), meta)
-    shutil.copy(model_path(default_artefact()), model_path(meta))
+    shutil.copy(shipped("answerability"), meta)
+    shutil.copy(model_path(shipped("answerability")), model_path(meta))
     data = json.loads(meta.read_text())
     meta.write_text(json.dumps({**data, "features": data["features"][:-1]}))
     with pytest.raises(ArtefactError, match="answerability model .*answerability.json: trained on features"):

@@ -1,22 +1,14 @@
 """Each quote is cited at the pages that print it: one page when it sits on one, both sides of a page break when it
 crosses one, the chunk's range when no page run holds it."""
 
-import uuid
-
-import psycopg
 import pytest
-from psycopg import sql
-from psycopg.conninfo import make_conninfo
 
-from rag_assets.ingest.runner import Target
 from rag_assets.resources import ChunkerResource
 from rag_serving.answer.citations import cite_pages, holder, narrowest
 from rag_serving.answer.responses import Draft, Sentence, Source
 from rag_serving.models.embedders import HashedTfidf
-from rag_serving.store.migrate import migrate
-from rag_serving.store.sessions import APP_ROLE, Database, Tenant
-from tests.rag_assets.assets.test_ingest import run_batch, write
-from tests.rag_serving.answer.test_parents import HANDBOOK
+from rag_serving.store.sessions import Tenant
+from tests.rag_serving.answer.test_parents import handbook_database
 from tests.searching import legs
 
 TENANT = Tenant("acme", ("hq",))
@@ -38,16 +30,8 @@ def test_a_quote_no_page_run_holds_has_no_pages():
 @pytest.fixture(scope="module")
 def big_chunks(pg_server_url, tmp_path_factory):
     """The handbook with chunks big enough that the leave section (pages 2 and 3) is one chunk."""
-    name = f"citations_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(pg_server_url, autocommit=True) as c:
-        c.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    url = make_conninfo(pg_server_url, dbname=name)
-    migrate(url)
-    path = write(tmp_path_factory.mktemp("pdf"), "handbook.pdf", HANDBOOK)
-    run_batch(url, [Target(path, "acme", "hq", "handbook.pdf")], chunker=ChunkerResource(size=400, overlap=0, snap=4))
-    database = Database(make_conninfo(url, user=APP_ROLE), max_size=2)
-    yield database
-    database.close()
+    with handbook_database(pg_server_url, tmp_path_factory, ChunkerResource(size=400, overlap=0, snap=4)) as database:
+        yield database
 
 
 def leave_chunk(database):

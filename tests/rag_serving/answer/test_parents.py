@@ -1,6 +1,8 @@
 """Parent sections over a small ingested PDF: the section replaces its chunks, hits in one section are sent once with
 their own pages, long sections fall back to a neighbour window, and the budget is kept."""
 
+from contextlib import contextmanager
+
 import pytest
 from psycopg.conninfo import make_conninfo
 
@@ -23,8 +25,9 @@ HANDBOOK = text_pdf(["Acme Handbook", LEAVE_1, LEAVE_2, HOURS], outline=[("1 Lea
 TENANT = Tenant("acme", ("hq",))
 
 
-@pytest.fixture(scope="module")
-def handbook_db(pg_server_url, tmp_path_factory):
+@contextmanager
+def handbook_database(pg_server_url, tmp_path_factory, chunker: ChunkerResource):
+    """A fresh database with HANDBOOK ingested at the given chunking, through the serving role's pool."""
     import uuid
 
     import psycopg
@@ -32,17 +35,25 @@ def handbook_db(pg_server_url, tmp_path_factory):
 
     from rag_serving.store.migrate import migrate
 
-    name = f"parents_{uuid.uuid4().hex[:8]}"
+    name = f"handbook_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(pg_server_url, autocommit=True) as c:
         c.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     url = make_conninfo(pg_server_url, dbname=name)
     migrate(url)
     path = write(tmp_path_factory.mktemp("pdf"), "handbook.pdf", HANDBOOK)
-    # 24-token windows: the leave section (two pages) becomes several chunks.
-    run_batch(url, [Target(path, "acme", "hq", "handbook.pdf")], chunker=ChunkerResource(size=24, overlap=4, snap=4))
+    run_batch(url, [Target(path, "acme", "hq", "handbook.pdf")], chunker=chunker)
     database = Database(make_conninfo(url, user=APP_ROLE), max_size=2)
-    yield database
-    database.close()
+    try:
+        yield database
+    finally:
+        database.close()
+
+
+@pytest.fixture(scope="module")
+def handbook_db(pg_server_url, tmp_path_factory):
+    # 24-token windows: the leave section (two pages) becomes several chunks.
+    with handbook_database(pg_server_url, tmp_path_factory, ChunkerResource(size=24, overlap=4, snap=4)) as database:
+        yield database
 
 
 def hits_for(database, question, k=10):

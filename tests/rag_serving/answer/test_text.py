@@ -34,3 +34,16 @@ def test_sentences_from_many_threads_equal_the_single_threaded_result():
     with ThreadPoolExecutor(8) as pool:
         for _ in range(5):
             assert list(pool.map(split, TEXTS)) == expected
+
+
+def test_the_shared_caches_answer_many_threads_as_the_uncached_functions_do():
+    # Distinct texts, caches emptied first: misses and hits for the same keys race between threads.
+    texts = [f"{t} Item {i}." for i, t in enumerate(TEXTS)]
+    expected = [(stems.__wrapped__(t), split_sentences.__wrapped__(t)) for t in texts]
+    stems.cache_clear()
+    split_sentences.cache_clear()
+    with ThreadPoolExecutor(8) as pool:
+        for _ in range(3):
+            assert list(pool.map(lambda t: (stems(t), split_sentences(t)), texts)) == expected
+    # What the caches hand out cannot be changed by one request under another's feet.
+    assert isinstance(stems(texts[0]), frozenset) and isinstance(split_sentences(texts[0]), tuple)
