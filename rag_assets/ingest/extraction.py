@@ -15,6 +15,8 @@ from pathlib import Path
 from pypdf import PdfReader
 from pypdf.errors import DependencyError, FileNotDecryptedError, LimitReachedError, PdfReadError
 
+from rag_assets.ingest.tables import render_tables
+
 log = logging.getLogger("rag.ingest")
 # pypdf reports recoverable oddities (rotated text, wrong xref pointers) at WARNING on every page.
 logging.getLogger("pypdf").setLevel(logging.ERROR)
@@ -147,7 +149,7 @@ def open_pdf(file_name: str, data: bytes) -> PdfReader:
 
 # Contents pages draw dot leaders ("Parental Leave ........ 14"); hundreds of dots are hundreds of
 # tokens of noise for chunking and search.
-DOT_LEADER = re.compile(r"[ \t]*(?:\.[ \t]?){4,}")
+DOT_LEADER = re.compile(r"[ \t]*(?:\.[ \t]*){4,}")  # "....." and ".  .  .  ." alike
 
 
 def normalize_page_text(text: str) -> str:
@@ -164,7 +166,8 @@ def _visible_chars(text: str) -> int:
 
 def _page_text(page) -> str:
     # Layout mode keeps table rows on one line and blank lines around headings and paragraphs,
-    # which the section detector and the chunker's snapping rely on. On some PDFs (LaTeX papers with
+    # which the section detector and the chunker's snapping rely on; its column alignment is what
+    # render_tables reads a table's cells from. On some PDFs (LaTeX papers with
     # Type 3 fonts) it returns almost nothing, so a thin result is checked against plain mode.
     try:
         layout = normalize_page_text(page.extract_text(extraction_mode="layout"))
@@ -173,14 +176,14 @@ def _page_text(page) -> str:
     except Exception:  # noqa: BLE001 - layout mode fails on some odd fonts; plain mode is the fallback
         layout = ""
     if _visible_chars(layout) >= THIN_PAGE_CHARS:
-        return layout
+        return render_tables(layout)
     try:
         plain = normalize_page_text(page.extract_text())
     except LimitReachedError:
         raise
     except Exception:  # noqa: BLE001
         plain = ""
-    return plain if _visible_chars(plain) > _visible_chars(layout) else layout
+    return plain if _visible_chars(plain) > _visible_chars(layout) else render_tables(layout)
 
 
 def _has_images(page) -> bool:

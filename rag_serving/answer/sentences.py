@@ -11,6 +11,8 @@ import pysbd
 _SPACE = re.compile(r"\s+")
 # A paragraph break in chunk text is a blank line; single newlines are layout line wraps.
 _PARAGRAPH = re.compile(r"\n\s*\n")
+# Ingest writes a table row as one paragraph, cells joined by this; a row is quoted whole, headers and all.
+ROW_SEPARATOR = " | "
 
 
 def squish(text: str) -> str:
@@ -28,6 +30,11 @@ def _segmenter() -> pysbd.Segmenter:
     return _local.segmenter
 
 
+def is_row(text: str) -> bool:
+    """Whether a paragraph is a table row as ingest writes it (cells after their column headers)."""
+    return ROW_SEPARATOR in text
+
+
 def paragraphs(text: str) -> list[str]:
     return [p for p in (squish(p) for p in _PARAGRAPH.split(text)) if p]
 
@@ -39,6 +46,9 @@ def split_sentences(text: str) -> tuple[tuple[int, str], ...]:
     """(paragraph index, sentence) pairs, each sentence whitespace-normalized and verbatim otherwise."""
     out = []
     for i, para in enumerate(paragraphs(text)):
+        if is_row(para):
+            out.append((i, para))
+            continue
         for sentence in _segmenter().segment(para):
             sentence = sentence.strip()
             if sentence:

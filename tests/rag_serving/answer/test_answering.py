@@ -39,6 +39,13 @@ def test_answer_cites_document_printed_page_and_physical_link(answerer):
     assert src.quote in " ".join(src.quote.split()) and r.grounding.passed
 
 
+def test_a_table_answer_quotes_the_whole_row_with_its_column_headers(answerer):
+    r = answerer.ask(ACME, "What is part number X200-HTR-05?")
+    assert r.route == "answer" and r.grounding.passed
+    assert r.answer[0].text == "X200-HTR-05 | Description: Defrost heater element, 1.2 kW | Replacement interval: 4 years"
+    assert r.answer[0].sources[0].link.endswith("#page=8")
+
+
 def test_false_premise_abstains_with_the_closest_sources(answerer):
     r = answerer.ask(ACME, "Why was the 2023 bonus cancelled?")
     assert r.route == "abstain" and r.answer is None

@@ -19,3 +19,8 @@ def test_abbreviations_do_not_end_sentences():
     assert split_sentences("Call ext. 2200, e.g. on Mondays. Then wait.") == (
         (0, "Call ext. 2200, e.g. on Mondays."), (0, "Then wait.")
     )
+
+
+def test_a_table_row_is_one_quote_even_with_full_stops_in_its_cells():
+    row = "E-104 | Meaning: Coolant pressure low | What to do: Check for leaks. Call a certified technician."
+    assert split_sentences(f"Codes follow.\n\n{row}\n\nNext.") == ((0, "Codes follow."), (1, row), (2, "Next."))

@@ -1,0 +1,149 @@
+"""Tables in layout-mode page text rewritten as one line per row, each cell labelled with its column header."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from rag_serving.answer.sentences import ROW_SEPARATOR
+
+# Cells in pypdf's layout text are runs of words separated by two or more spaces.
+_SEGMENT = re.compile(r"\S+(?: \S+)*")
+# A list item's marker is not a first column ("-   Isolate the unit", "2.  Remove the grille").
+_MARKER = re.compile(r"^(?:[-–—•*·▪o]|\(?\d{1,2}[.)]|\(?[a-z][.)])$")
+TOLERANCE = 2  # layout mode places characters on a grid of whole spaces; edges drift by a character or so
+MIN_ROWS = 3  # a header and two rows; fewer is as likely a pair of aligned lines as a table
+HEADER_WORDS = 5  # a header cell is a label, not a sentence
+
+
+@dataclass
+class _Table:
+    columns: list[tuple[int, int]]  # (start, end) of each column, left to right
+    rows: list[list[str]] = field(default_factory=list)
+    first: int = 0  # index of the first and last line the table occupies
+    last: int = 0
+
+
+def _segments(line: str) -> list[tuple[int, int, str]]:
+    return [(m.start(), m.end(), m.group()) for m in _SEGMENT.finditer(line)]
+
+
+def _column_of(seg: tuple[int, int, str], columns: list[tuple[int, int]]) -> int | None:
+    """The column a cell belongs to: its left edge (left-aligned text) or its right edge (right-aligned figures)
+    lines up with the column's, within TOLERANCE."""
+    start, end, _ = seg
+    for i, (a, b) in enumerate(columns):
+        if abs(start - a) <= TOLERANCE or abs(end - b) <= TOLERANCE:
+            return i
+    return None
+
+
+def _row(line: str) -> list[tuple[int, int, str]] | None:
+    segs = _segments(line)
+    if len(segs) < 2 or _MARKER.match(segs[0][2]):
+        return None
+    return segs
+
+
+def _grow(lines: list[str], i: int) -> _Table | None:
+    """The table whose first row (its header) is line i, or None when the lines below do not line up with it."""
+    head = _row(lines[i])
+    if head is None:
+        return None
+    table = _Table(columns=[(a, b) for a, b, _ in head], rows=[[t for _, _, t in head]], first=i, last=i)
+    spaced: bool | None = None  # whether a blank line separates rows (then a line right under a row wraps it)
+    gap, j = False, i + 1
+    while j < len(lines):
+        if not lines[j].strip():
+            gap, j = True, j + 1
+            continue
+        segs = _segments(lines[j])
+        where = [_column_of(s, table.columns) for s in segs]
+        if None in where or len(set(where)) != len(where):
+            break
+        starts_row = where[0] == 0 and len(segs) >= 2
+        if len(table.rows) > 1 or starts_row:
+            spaced = gap if spaced is None else spaced
+        if (gap if spaced else starts_row) and starts_row:
+            cells = [""] * len(table.columns)
+            for s, k in zip(segs, where):
+                cells[k] = s[2]
+            table.rows.append(cells)
+        elif not gap:
+            for s, k in zip(segs, where):  # a wrapped cell goes on under its own column
+                table.rows[-1][k] = f"{table.rows[-1][k]} {s[2]}".strip()
+        else:
+            break
+        table.last, gap, j = j, False, j + 1
+    return table if _plausible(table) else None
+
+
+_NUMBER = re.compile(r"^[-+–(]?[$€£]?\s?[\d.,]+%?\)?$")
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+
+
+def _numeric(cell: str) -> bool:
+    return bool(_NUMBER.match(cell)) and not _YEAR.match(cell)
+
+
+def _label(cell: str) -> bool:
+    """Whether a header cell reads as a column label: short, not opening in lower case (the middle of a sentence
+    in the other column of a two-column page, or a word of spaced-out text), not hyphenated across a line, not a
+    sentence."""
+    words = cell.split()
+    return (len(words) <= HEADER_WORDS and not cell[:1].islower() and not cell.endswith("-")
+            and not (len(words) >= 3 and cell.endswith(".")))
+
+
+def _plausible(table: _Table) -> bool:
+    if len(table.rows) < MIN_ROWS or len(table.columns) < 2:
+        return False
+    if any(" ... " in cell or cell.endswith("...") for row in table.rows for cell in row):
+        return False  # a table of contents: titles and page numbers joined by leaders, left as lines
+    return not _headed(table) or all(_label(c) for c in table.rows[0] if c)
+
+
+def _headed(table: _Table) -> bool:
+    """Whether the first row is a header: not when it holds a figure in a column of figures (a list of names and
+    numbers with no header row, such as a grade scale; a year heads a column of figures), nor when one of its
+    cells recurs below it in its column (a table carried on from the previous page, its header left there)."""
+    for k, head in enumerate(table.rows[0]):
+        body = [row[k] for row in table.rows[1:] if row[k]]
+        if head and head in body:
+            return False
+        if body and sum(map(_numeric, body)) * 3 >= len(body) * 2 and _numeric(head):
+            return False
+    return True
+
+
+def render_row(header: list[str] | None, cells: list[str]) -> str:
+    """One row: the first cell as it is (the row's key), each other cell after its column header, if any."""
+    out = [cells[0]] if cells[0] else []
+    for label, cell in zip((header or [""] * len(cells))[1:], cells[1:]):
+        if cell:
+            out.append(f"{label}: {cell}" if label else cell)
+    return ROW_SEPARATOR.join(out)
+
+
+def render_tables(text: str) -> str:
+    """The page text with each table found replaced by its rows, one paragraph per row, headers carried into
+    every row; everything else unchanged. A quoted row then names its columns, and a window boundary between
+    rows never separates a value from its header."""
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        table = _grow(lines, i)
+        if table is None:
+            out.append(lines[i])
+            i += 1
+            continue
+        header, body = (table.rows[0], table.rows[1:]) if _headed(table) else (None, table.rows)
+        rows = [render_row(header, cells) for cells in body]
+        if out and out[-1].strip():
+            out.append("")
+        out.append("\n\n".join(r for r in rows if r))
+        i = table.last + 1
+        if i < len(lines) and lines[i].strip():
+            out.append("")
+    return "\n".join(out)

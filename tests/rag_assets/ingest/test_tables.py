@@ -1,0 +1,124 @@
+"""Tables in layout text: one labelled row per paragraph, wrapped cells joined, and no table where there is none."""
+
+import re
+
+from rag_assets.ingest import extraction as ex
+from rag_assets.ingest.tables import render_tables
+
+# pypdf layout text of a spaced table (a blank line between rows), two cells wrapped onto a second line.
+PARTS = """\
+Regular text before the table.
+
+ Part number            Description                                     Replacement interval
+
+ X200-FAN-12            Condenser fan assembly, 350 mm, EC              3 years (about 20,000
+                        motor                                           operating hours)
+
+ X200-SNS-11            Suction pressure transducer, 0 to 10            5 years
+                        bar
+
+ X200-HTR-05            Defrost heater element, 1.2 kW                  4 years
+
+4.3 Replacing the Condenser Fan"""
+
+
+def test_spaced_table_rows_carry_their_headers_and_wrapped_cells():
+    out = render_tables(PARTS)
+    assert out.split("\n\n") == [
+        "Regular text before the table.",
+        "X200-FAN-12 | Description: Condenser fan assembly, 350 mm, EC motor"
+        " | Replacement interval: 3 years (about 20,000 operating hours)",
+        "X200-SNS-11 | Description: Suction pressure transducer, 0 to 10 bar | Replacement interval: 5 years",
+        "X200-HTR-05 | Description: Defrost heater element, 1.2 kW | Replacement interval: 4 years",
+        "4.3 Replacing the Condenser Fan",
+    ]
+
+
+def test_a_wrapped_header_and_a_wrapped_first_cell_stay_in_their_columns():
+    text = """\
+ Entrance                   Monday to           Saturday and          Notes
+                            Friday              Sunday
+
+ Gate A (trucks)            24 hours            24 hours              Carrier check-in at the
+                                                                      Gate A kiosk
+
+ Gate B (staff and          05:00 to 23:00      06:00 to 18:00        Badge reader; keypad
+ visitors)                                                            code after hours
+
+                                              Page 1"""
+    rows = render_tables(text).split("\n\n")
+    assert rows[1] == ("Gate B (staff and visitors) | Monday to Friday: 05:00 to 23:00"
+                       " | Saturday and Sunday: 06:00 to 18:00 | Notes: Badge reader; keypad code after hours")
+    assert rows[-1].strip() == "Page 1"  # the footer under the table is not a cell
+
+
+def test_dense_table_rows_on_consecutive_lines():
+    text = """\
+Code    Meaning                  Action
+E-101   Supply air sensor fault  Check connector J4
+E-102   Return air sensor fault  Check connector J5"""
+    assert render_tables(text).split("\n\n") == [
+        "E-101 | Meaning: Supply air sensor fault | Action: Check connector J4",
+        "E-102 | Meaning: Return air sensor fault | Action: Check connector J5",
+    ]
+
+
+def test_right_aligned_figures_line_up_by_their_right_edge():
+    text = """\
+Item             2023       2022
+Revenue        $ 1,234    $ 987
+Net income        95.5     112.0
+Employees           41        38"""
+    assert render_tables(text).split("\n\n")[0] == "Revenue | 2023: $ 1,234 | 2022: $ 987"
+
+
+def test_a_first_row_of_figures_in_a_column_of_figures_is_not_a_header():
+    text = "A      5.0     5.0\nA-     5.0     4.5\nB+     5.0     4.0\nB      5.0     3.5"
+    assert render_tables(text).split("\n\n") == ["A | 5.0 | 5.0", "A- | 5.0 | 4.5", "B+ | 5.0 | 4.0", "B | 5.0 | 3.5"]
+
+
+def test_a_table_carried_over_from_the_last_page_has_no_header_to_repeat():
+    text = "2005     Consular     Timeliness\n2006     Consular     Quality\n2007     Consular     Timeliness"
+    assert render_tables(text).split("\n\n")[0] == "2005 | Consular | Timeliness"
+
+
+def test_a_bullet_list_is_not_a_table():
+    text = " -   Isolate the unit and lock it off.\n\n -   Remove the top grille.\n\n -   Support the fan assembly."
+    assert render_tables(text) == text
+
+
+def test_contents_with_leaders_are_not_a_table():
+    text = "2.2   Install MMDetection ... 3\n2.3   Install without GPU ... 5\n2.4   Docker image ... 5\n2.5   Setup script ... 5"
+    assert render_tables(text) == text
+
+
+def test_two_columns_of_prose_are_not_a_table():
+    text = """\
+phasizing the importance of incorporating the      tion (Bohnet et al., 2023), which not only enables
+"Conscious Incompetence" setting, and the crit-     users to verify the generated text flexibly but also
+ical role of retrieval accuracy.                    contributes to many important applications, such"""
+    assert render_tables(text) == text
+
+
+def test_a_page_header_above_a_table_is_not_its_first_row():
+    text = "Acme Logistics                         Handbook 2024\n\n" + PARTS.split("\n\n", 1)[1]
+    out = render_tables(text)
+    assert out.startswith("Acme Logistics                         Handbook 2024\n\n")
+    assert "X200-HTR-05 | Description: Defrost heater element, 1.2 kW | Replacement interval: 4 years" in out
+
+
+def test_every_word_of_a_table_survives():
+    words = lambda s: sorted(re.findall(r"\S+", s))  # noqa: E731
+    out = render_tables(PARTS)
+    labels = ("Description:", "Replacement", "interval:", "|")
+    assert [w for w in words(out) if w not in labels] == [w for w in words(PARTS) if w not in ("Part", "number",
+                                                                                              "Description",
+                                                                                              "Replacement",
+                                                                                              "interval")]
+
+
+def test_a_real_pdf_table_comes_out_as_labelled_rows(sample_corpus):
+    pdf = sample_corpus / "acme" / "hq" / "product-manual-x200.pdf"
+    page = ex.extract(pdf.name, pdf.read_bytes()).pages[7]
+    assert ("X200-SNS-11 | Description: Suction pressure transducer, 0 to 10 bar | Replacement interval: 5 years"
+            in page.text.split("\n\n"))
