@@ -24,7 +24,8 @@ def env_field(default, name: str, description: str, **constraints):
 class Settings(BaseModel):
     model_config = ConfigDict(frozen=True, populate_by_name=True, extra="ignore")
 
-    home: Path = env_field(Path(".rag"), "RAG_HOME", "state folder: embedded PostgreSQL, Dagster, sample corpus")
+    home: Path = env_field(Path(".rag"), "RAG_HOME", "state folder: embedded PostgreSQL, Dagster, sample corpus",
+                           validate_default=True)  # absolute even when unset: Dagster refuses a relative home
     database_url: str | None = env_field(None, "RAG_DATABASE_URL",
                                          "an external PostgreSQL with pgvector (libpq URL); unset: the embedded one")
     app_database_url: str | None = env_field(None, "RAG_APP_DATABASE_URL",

@@ -10,6 +10,11 @@ def test_defaults_describe_the_shipped_spec():
     assert load_settings({}).pipeline() == DEFAULT_SPEC
 
 
+def test_the_default_home_is_absolute_so_dagster_accepts_its_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert load_settings({}).home == tmp_path / ".rag"
+
+
 def test_a_bad_integer_names_the_variable_and_its_value():
     with pytest.raises(SettingsError) as err:
         load_settings({"RAG_CANDIDATES": "abc"})
