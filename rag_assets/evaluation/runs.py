@@ -41,14 +41,14 @@ class RowRun:
 
 def run_case(pipeline: Pipeline, case: GoldenCase, *, answer: bool = True) -> dict:
     """One case as the served pipeline handles it: prepare (rewrite), search and answer in one tenant session.
-    Retrieval is scored on the top max(k, 10) hits; the answer sees the spec's k, as in serving."""
+    Retrieval is scored on the top 10 hits; the answer reads as many as it does in serving (`Answerer.depth`)."""
     tenant = Tenant(case.tenant.organization, tuple(case.tenant.rooftops))
     filters = Filters(documents=case.documents) if case.documents else None
-    k = pipeline.spec.k
+    depth = pipeline.answerer.depth(case.question)
     query, rewrite = pipeline.answerer.prepare(case.question, case.history)
     with pipeline.database.session(tenant) as session:
-        hits = [] if rewrite and rewrite.clarify else pipeline.searcher.search(session, query, k=max(k, max(KS)),
-                                                                                filters=filters)
+        hits = [] if rewrite and rewrite.clarify else pipeline.answerer.retrieve(
+            session, case.question, query, filters=filters, history=case.history, k=max(KS))
         row = {"id": case.id, "split": case.split, "tags": case.tags, "expect": case.expect, "hits": len(hits),
                "top": [f"{h.source_path}#page={h.page_start}" for h in hits[:3]]}
         if rewrite:
@@ -56,7 +56,7 @@ def run_case(pipeline: Pipeline, case: GoldenCase, *, answer: bool = True) -> di
         if case.answerable:
             row.update(case_metrics(hits, case))
         if answer:
-            response = pipeline.answerer.respond(session, case.question, query, hits[:k], history=case.history,
+            response = pipeline.answerer.respond(session, case.question, query, hits[:depth], history=case.history,
                                                  rewrite=rewrite)
             row.update(answer_metrics(response, case))
     return row

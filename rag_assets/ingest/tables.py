@@ -1,4 +1,4 @@
-"""Tables in layout-mode page text rewritten as one line per row, each cell labelled with its column header."""
+"""Tables in layout-mode page text rewritten as one paragraph per row, each cell after its column header."""
 
 from __future__ import annotations
 
@@ -117,12 +117,10 @@ def _headed(table: _Table) -> bool:
 
 
 def render_row(header: list[str] | None, cells: list[str]) -> str:
-    """One row: the first cell as it is (the row's key), each other cell after its column header, if any."""
-    out = [cells[0]] if cells[0] else []
-    for label, cell in zip((header or [""] * len(cells))[1:], cells[1:]):
-        if cell:
-            out.append(f"{label}: {cell}" if label else cell)
-    return ROW_SEPARATOR.join(out)
+    """One row, each cell after its column header if it has one: "Part number: X200-SNS-11 | Description: …".
+    The key column's header too: a question names it ("which classification level…", "part number X…")."""
+    labels = header or [""] * len(cells)
+    return ROW_SEPARATOR.join(f"{label}: {cell}" if label else cell for label, cell in zip(labels, cells) if cell)
 
 
 def render_tables(text: str) -> str:

@@ -10,11 +10,12 @@ from tokenizers import Tokenizer
 from rag_serving.answer import comparisons
 from rag_serving.answer.answerability import LearnedAnswerability
 from rag_serving.answer.citations import cite_pages
+from rag_serving.answer.context import balanced
 from rag_serving.answer.evidence import Evidence, assess, profile
 from rag_serving.answer.generators import SYSTEM_PROMPT, Generator
 from rag_serving.answer.grounding import SupportCheck, check
 from rag_serving.answer.parents import ParentPlan, parents
-from rag_serving.answer.parts import sides
+from rag_serving.answer.parts import parts, sides, standalone
 from rag_serving.answer.responses import ABSTAIN_MESSAGE, UNVERIFIED_MESSAGE, Response, Source
 from rag_serving.answer.routing import INJECTION_MESSAGE, decide
 from rag_serving.answer.vectors import SentenceVectors
@@ -57,20 +58,39 @@ class Answerer:
             filters: Filters | None = None) -> Response:
         started = time.perf_counter()
         query, rewrite = self.prepare(question, history)
-        hits = [] if rewrite and rewrite.clarify else self.searcher.search(session, query, k=self.context_chunks,
-                                                                           filters=filters)
+        hits = [] if rewrite and rewrite.clarify else self.retrieve(session, question, query, filters=filters,
+                                                                    history=history)
         return self.respond(session, question, query, hits, history=history, started=started, rewrite=rewrite)
+
+    def retrieve(self, session: Session, question: str, query: Query, *, filters: Filters | None = None,
+                 history: Sequence[str] = (), k: int = 0) -> list[Hit]:
+        """The hits to answer from, best first (at least `depth`, or k): the query's; for a question in parts,
+        each part's own best passages among the first context_chunks (`context.balanced`), so a second part about
+        another section is not left without a passage."""
+        hits = self.searcher.search(session, query, k=max(k, self.depth(question)), filters=filters)
+        pieces = [] if history or sides(question) else parts(question)
+        if len(pieces) < 2:
+            return hits
+        own = [self.searcher.search(session, self.searcher.query(piece), k=self.context_chunks, filters=filters)
+               for piece in standalone(pieces)]
+        chosen = balanced(hits, own, self.context_chunks)
+        ids = {h.chunk_id for h in chosen}
+        return chosen + [h for h in hits if h.chunk_id not in ids]
 
     def respond(self, session: Session, question: str, query: Query, hits: Sequence[Hit], *,
                 history: Sequence[str] = (), started: float | None = None, rewrite: Rewrite | None = None) -> Response:
-        """The response to question given its retrieved chunks (best first; the first context_chunks are used).
-        Evidence is weighed against the searched query (a rewrite stands alone); a CLARIFY reply is asked back."""
+        """The response to question given its retrieved chunks (best first; `depth` of them are read, context_chunks
+        used). Evidence is weighed against the searched query (a rewrite stands alone); a CLARIFY reply is asked back."""
         started = time.perf_counter() if started is None else started
-        hits = list(hits[: self.context_chunks])
+        compared = sides(question)
+        if compared:
+            ranked = hits[: self.depth(question)]
+            hits = balanced(ranked, [comparisons.side_hits(side, ranked) for side in compared], self.context_chunks)
+        else:
+            hits = list(hits[: self.context_chunks])
         evidence = assess(query, hits, self.vectors)
         evidence.asked = question
         confidence = self._confidence(evidence) if hits else evidence.confidence
-        compared = sides(question)
         weighed = comparisons.weigh(query.text, compared, hits, self.vectors, self._confidence) \
             if compared and hits else None
         if weighed and weighed.scores:
@@ -127,6 +147,11 @@ class Answerer:
             lacking = f"The documents don't cover {' or '.join(weighed.lacking)}." if weighed and weighed.lacking else ""
             return done(route="answer", answer=draft.sentences, grounding=grounding, message=lacking)
         return done(route="answer", grounding=grounding, message=UNVERIFIED_MESSAGE)
+
+    def depth(self, question: str) -> int:
+        """How many hits the answer step reads: context_chunks, or twice that for a comparison, so each side's best
+        passages are there to choose from (`comparisons.balanced`)."""
+        return self.context_chunks * (2 if sides(question) else 1)
 
     def _confidence(self, evidence: Evidence) -> float:
         """The learned probability that the passages answer, else the hand-set evidence score."""

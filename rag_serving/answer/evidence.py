@@ -10,7 +10,7 @@ from typing import Literal
 import numpy as np
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-from rag_serving.answer.parts import missing_for, sides
+from rag_serving.answer.parts import REFERRING, missing_for, sides
 from rag_serving.answer.sentences import split_sentences
 from rag_serving.answer.terms import contains_term, normalize, strict_identifier
 from rag_serving.answer.text import stemmer, stems, words
@@ -51,7 +51,6 @@ INJECTION = re.compile(
     r"\b(system|hidden|secret|initial)\s+(prompt|instructions?)\b|\breveal\b[^.?!]{0,30}\b(prompt|instructions?)\b",
     re.I,
 )
-REFERRING = frozenset("it that this they those these them he she its their there".split())
 
 
 @dataclass(frozen=True)

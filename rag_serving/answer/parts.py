@@ -6,18 +6,32 @@ import re
 from collections.abc import Sequence
 
 # A new clause opening with a question word after a comma, "and", "?" or ";": "When does it end, and who runs it?"
-_SPLIT = re.compile(r"(?:\s*[,;?]\s*(?:and\s+|also\s+)?|\s+and\s+|\s+also\s+)(?=(?:what|which|who|whom|whose|when|"
-                    r"where|why|how|is|are|does|do|did|can|could|should)\b)", re.I)
+_ASKING = r"(?:what|which|who|whom|whose|when|where|why|how|is|are|does|do|did|can|could|should)\b"
+_SPLIT = re.compile(rf"(?:\s*[,;?]\s*(?:and\s+|also\s+)?|\s+and\s+|\s+also\s+)(?={_ASKING})", re.I)
+_ASKS = re.compile(rf"\b{_ASKING}", re.I)
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 _CONTENT = re.compile(r"[A-Za-z0-9]{3,}")
+# Words pointing back at something named earlier: in the conversation, or in an earlier part of the question.
+REFERRING = frozenset("it that this they those these them he she its their there".split())
 
 
 def parts(question: str) -> list[str]:
-    """The question's parts, each with at least two words of its own; a question that does not split is one part."""
+    """The question's parts, each asking something with at least two words of its own ("In the 2024 handbook, how
+    long…" is one part); a question that does not split is one part."""
     pieces = [p.strip(" ,;") for p in _SPLIT.split(question) if p and p.strip(" ,;?")]
-    if len(pieces) < 2 or any(len(_CONTENT.findall(p)) < 2 for p in pieces):
+    if len(pieces) < 2 or any(len(_CONTENT.findall(p)) < 2 or not _ASKS.search(p) for p in pieces):
         return [question]
     return [p if p.endswith("?") else f"{p}?" for p in pieces]
+
+
+def standalone(pieces: Sequence[str]) -> list[str]:
+    """Each part as a question of its own: a part referring back ("how long does it last?") carries the parts
+    before it, which say what "it" is."""
+    out = []
+    for i, piece in enumerate(pieces):
+        refers = bool(set(re.findall(r"[a-z]+", piece.lower())) & REFERRING)
+        out.append(" ".join(pieces[: i + 1]) if refers and i else piece)
+    return out
 
 
 def sides(question: str) -> tuple[str, ...]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag_serving.answer.evidence import REFERRING, Evidence
+from rag_serving.answer.evidence import Evidence
+from rag_serving.answer.parts import REFERRING
 from rag_serving.answer.responses import Route
 from rag_serving.answer.text import words
 from rag_serving.search.hits import Hit

@@ -42,7 +42,8 @@ def test_answer_cites_document_printed_page_and_physical_link(answerer):
 def test_a_table_answer_quotes_the_whole_row_with_its_column_headers(answerer):
     r = answerer.ask(ACME, "What is part number X200-HTR-05?")
     assert r.route == "answer" and r.grounding.passed
-    assert r.answer[0].text == "X200-HTR-05 | Description: Defrost heater element, 1.2 kW | Replacement interval: 4 years"
+    assert r.answer[0].text == ("Part number: X200-HTR-05 | Description: Defrost heater element, 1.2 kW"
+                                " | Replacement interval: 4 years")
     assert r.answer[0].sources[0].link.endswith("#page=8")
 
 

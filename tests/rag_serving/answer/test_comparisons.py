@@ -32,3 +32,4 @@ def test_a_side_no_passage_is_about_is_named_as_lacking(minilm):
     result = weigh("Leave in 2019 compared with 2025?", ("2019", "2025"), [NEW], SentenceVectors(minilm),
                    lambda e: e.confidence)
     assert result.lacking == ("2019",) and set(result.scores) == {"2025"}
+

@@ -1,4 +1,4 @@
-from rag_serving.answer.parts import parts, sides
+from rag_serving.answer.parts import parts, sides, standalone
 
 
 def test_a_two_part_question_splits_at_the_second_question_word():
@@ -25,3 +25,21 @@ def test_two_years_named_are_the_sides_of_a_comparison():
 
 def test_one_year_is_no_comparison():
     assert sides("How many days of leave does the 2025 handbook give?") == ()
+
+
+def test_a_part_referring_back_is_searched_with_the_parts_before_it():
+    pieces = parts("E-111 came up on the unit. Which battery do I order, and how long does it usually last?")
+    assert standalone(pieces) == [
+        "E-111 came up on the unit. Which battery do I order?",
+        "E-111 came up on the unit. Which battery do I order? how long does it usually last?",
+    ]
+
+
+def test_parts_about_different_things_are_searched_alone():
+    pieces = parts("How many days of annual leave do full-time staff get, and how many days of sick leave?")
+    assert standalone(pieces) == pieces
+
+
+def test_a_leading_phrase_that_asks_nothing_is_not_a_part():
+    question = "In the 2024 handbook, how long was parental leave for full-time employees?"
+    assert parts(question) == [question]
