@@ -1,4 +1,4 @@
-"""The ablation on public sets (retrieval rows, no answers): SciFact test or MMLongBench-Doc's text-evidence questions, one row per component, paired intervals, latency."""
+"""The ablation on public sets (retrieval rows, no answers): SciFact test, the SQuAD 2.0 dev subset's answerable questions or MMLongBench-Doc's text-evidence questions, one row per component, paired intervals, latency."""
 
 from __future__ import annotations
 
@@ -17,12 +17,20 @@ from rag_serving.store import bootstrap as db
 from .common import BENCH_DATA, bench_database, recorded, serving
 from .mmlongbench import ensure_ingested
 from .scifact import build as build_scifact
+from .squad2 import ensure_ingested as ensure_squad2
 
 
 def scifact(embedder):
     url = bench_database("bench_scifact", fresh=False)
     build_scifact(url, embedder)
     return url, beir_cases(BENCH_DATA / "scifact", "test")
+
+
+def squad2(embedder):
+    # A collection none of the learned models saw (they train on SQuAD 2.0 *train* articles, SciFact and golden dev).
+    url = bench_database("bench_squad2", fresh=False)
+    _, cases = ensure_squad2(url)
+    return url, [c for c in cases if c.answerable and c.relevant]
 
 
 def mmlongbench(embedder):
@@ -34,15 +42,18 @@ def mmlongbench(embedder):
     return url, cases
 
 
+SETS = {"scifact": scifact, "squad2": squad2, "mmlongbench": mmlongbench}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--set", choices=["scifact", "mmlongbench"], required=True)
+    parser.add_argument("--set", choices=list(SETS), required=True)
     parser.add_argument("--json", type=Path)
     parser.add_argument("--limit", type=int, default=0, help="first N questions only (0: all)")
     args = parser.parse_args()
     settings = load_settings()
     embedder = get_embedder("minilm")
-    url, cases = (scifact if args.set == "scifact" else mmlongbench)(embedder)
+    url, cases = SETS[args.set](embedder)
     cases = cases[: args.limit] if args.limit else cases
     with db.connect(url, autocommit=True) as conn:
         report = backfill_token_vectors(conn, embedder)

@@ -20,9 +20,9 @@ from rag_serving.store import bootstrap as db
 from .common import BENCH_DATA, bench_database, legs, pipeline, recorded
 
 
-def main() -> None:
+def ensure_ingested(url: str) -> tuple[list[dict], list]:
+    """The subset's paragraphs as documents in url (once; kept between runs), and its questions."""
     documents, cases = load_squad2(BENCH_DATA / "squad2-subset" / "dev-v2.0.subset.json")
-    url = bench_database("bench_squad2", fresh=False)
     with db.connect(url) as conn:
         live = conn.execute("SELECT count(*) AS n FROM documents WHERE status = 'live'").fetchone()["n"]
     if live < len(documents):
@@ -33,6 +33,12 @@ def main() -> None:
                      "ocr": OcrResource(enabled=False), "embedder": EmbedderResource(name="minilm")}
         targets = [Target(folder / d["source_path"], "bench", "squad2", d["source_path"]) for d in documents]
         ingest_targets(targets, url=url, resources=resources, instance=DagsterInstance.ephemeral())
+    return documents, cases
+
+
+def main() -> None:
+    url = bench_database("bench_squad2", fresh=False)
+    documents, cases = ensure_ingested(url)
     embedder = get_embedder("minilm")
     answerable = [c for c in cases if c.answerable]
     report = {"commit": git_commit(), "paragraphs": len(documents), "questions": len(cases),
