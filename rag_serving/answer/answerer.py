@@ -15,7 +15,7 @@ from rag_serving.answer.evidence import Evidence, assess, profile
 from rag_serving.answer.generators import SYSTEM_PROMPT, Generator
 from rag_serving.answer.grounding import SupportCheck, check
 from rag_serving.answer.parents import ParentPlan, parents
-from rag_serving.answer.parts import parts, sides, standalone
+from rag_serving.answer.parts import compares, parts, sides, standalone
 from rag_serving.answer.responses import ABSTAIN_MESSAGE, UNVERIFIED_MESSAGE, Response, Source
 from rag_serving.answer.routing import INJECTION_MESSAGE, decide
 from rag_serving.answer.vectors import SentenceVectors
@@ -82,7 +82,7 @@ class Answerer:
         """The response to question given its retrieved chunks (best first; `depth` of them are read, context_chunks
         used). Evidence is weighed against the searched query (a rewrite stands alone); a CLARIFY reply is asked back."""
         started = time.perf_counter() if started is None else started
-        compared = sides(question)
+        compared = sides(question, [h.title for h in hits[: self.depth(question)]])
         if compared:
             ranked = hits[: self.depth(question)]
             hits = balanced(ranked, [comparisons.side_hits(side, ranked) for side in compared], self.context_chunks)
@@ -93,8 +93,10 @@ class Answerer:
         confidence = self._confidence(evidence) if hits else evidence.confidence
         weighed = comparisons.weigh(query.text, compared, hits, self.vectors, self._confidence) \
             if compared and hits else None
-        if weighed and weighed.scores:
-            # No passage holds both editions: each side is weighed against its own passages.
+        if weighed and weighed.scores and sides(question):
+            # No passage holds both editions: each side is weighed against its own passages, the same question
+            # asked of each. Documents compared ("do the handbook and the helpdesk sheet agree on …?") keep the
+            # whole evidence's confidence: asked of one document alone, the comparison's framing is off-topic.
             confidence = weighed.confidence
         closest = [Source.of(h, h.body[:300]) for h in hits[:3]]
         base = {"question": question, "confidence": confidence, "sources": closest,
@@ -150,8 +152,8 @@ class Answerer:
 
     def depth(self, question: str) -> int:
         """How many hits the answer step reads: context_chunks, or twice that for a comparison, so each side's best
-        passages are there to choose from (`comparisons.balanced`)."""
-        return self.context_chunks * (2 if sides(question) else 1)
+        passages are there to choose from (`context.balanced`) and each document named is among the titles."""
+        return self.context_chunks * (2 if compares(question) else 1)
 
     def _confidence(self, evidence: Evidence) -> float:
         """The learned probability that the passages answer, else the hand-set evidence score."""

@@ -215,7 +215,7 @@ def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passa
     an edition replaced by a later one with the same title scores ×0.8 unless the question names its year.
     """
     q = profile(query.text)
-    compared = sides(query.text)
+    compared = sides(query.text, [h.title for h in hits])
     evidence = Evidence(q)
     top = list(hits[:passages])
     old = superseded(top, q.strict_terms)

@@ -75,7 +75,7 @@ class ExtractiveGenerator:
         whole = [c for c in ranked if not cut_at_edge(c, last[c.hit.chunk_id])]
         ranked = whole or ranked
         asked = evidence.asked or question
-        compared, pieces = sides(asked), parts(asked)
+        compared, pieces = sides(asked, [h.title for h in chunks]), parts(asked)
         if compared:
             chosen = [c for c in (self._side(side, ranked) for side in compared) if c is not None]
         elif len(pieces) > 1:

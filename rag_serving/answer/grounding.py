@@ -76,7 +76,7 @@ def answers_the_kind(draft: Draft, question: QuestionProfile, retrieved: Sequenc
     by_id = {h.chunk_id: f"{h.title} {h.heading_path or ''} {h.source_path} {h.body}".lower() for h in retrieved}
     cited = [by_id.get(src.chunk_id, "") for s in draft.sentences for src in s.sources]
     missing = missing_for([t for t in question.strict_terms if not any(contains_term(text, t) for text in cited)],
-                          sides(question.text))
+                          sides(question.text, [h.title for h in retrieved]))
     if missing:
         problems.append(f"no cited passage names {', '.join(missing)}")
     return problems

@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+
+from rag_serving.search.editions import title_key
 
 # A new clause opening with a question word after a comma, "and", "?" or ";": "When does it end, and who runs it?"
 _ASKING = r"(?:what|which|who|whom|whose|when|where|why|how|is|are|does|do|did|can|could|should)\b"
 _SPLIT = re.compile(rf"(?:\s*[,;?]\s*(?:and\s+|also\s+)?|\s+and\s+|\s+also\s+)(?={_ASKING})", re.I)
 _ASKS = re.compile(rf"\b{_ASKING}", re.I)
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+# Documents are compared only when the question says so: "do the handbook and the helpdesk sheet agree …?"
+_COMPARING = re.compile(r"\b(?:agree|agrees|disagree|compare[ds]?|comparison|differ|differs|difference|different|"
+                        r"versus|vs|between|consistent|inconsistent|contradicts?|same)\b", re.I)
+_WORD = re.compile(r"[a-z0-9]+")
+_GENERIC = frozenset("the a an of and or for to in on at by with".split())
+_KINDS = frozenset("handbook manual policy guide memo faq sheet reference report contract agreement plan procedure "
+                   "schedule standard specification brochure newsletter minutes notice letter form".split())
 _CONTENT = re.compile(r"[A-Za-z0-9]{3,}")
 # Words pointing back at something named earlier: in the conversation, or in an earlier part of the question.
 REFERRING = frozenset("it that this they those these them he she its their there".split())
@@ -34,11 +43,35 @@ def standalone(pieces: Sequence[str]) -> list[str]:
     return out
 
 
-def sides(question: str) -> tuple[str, ...]:
-    """The years a question compares ("the 2025 edition … compared with the 2024 edition"): two or more distinct
-    years, in the order named; none for a question naming one year or none."""
+def sides(question: str, titles: Iterable[str] = ()) -> tuple[str, ...]:
+    """What a question compares: two or more distinct years, in the order named ("the 2025 edition … compared with
+    the 2024 edition"); else, when it asks whether documents agree or differ, two or more of the titles given (the
+    retrieved documents') that it names (`named`). None for anything else."""
     years = tuple(dict.fromkeys(_YEAR.findall(question)))
-    return years if len(years) >= 2 else ()
+    if len(years) >= 2:
+        return years
+    documents = named(question, titles) if compares(question) else ()
+    return documents if len(documents) >= 2 else ()
+
+
+def compares(question: str) -> bool:
+    """Whether a question asks to compare: two years, or words such as "agree", "differ", "versus"."""
+    return len(set(_YEAR.findall(question))) >= 2 or bool(_COMPARING.search(question))
+
+
+def named(question: str, titles: Iterable[str]) -> tuple[str, ...]:
+    """The documents a question names, by title without edition marks (editions are one document): two words of
+    the title ("the IT helpdesk sheet"), or the one word saying what kind of document it is, when no other title
+    has it ("the handbook"; "security incident" does not name the Information Security Policy)."""
+    asked = set(_WORD.findall(question.lower()))
+    keys = {key: set(_WORD.findall(key)) - _GENERIC for key in dict.fromkeys(map(title_key, titles))}
+    out = []
+    for key, words in keys.items():
+        others = set().union(*(w for k, w in keys.items() if k != key))
+        found = words & asked
+        if len(found) >= 2 or (found - others) & _KINDS:
+            out.append(key)
+    return tuple(out)
 
 
 def missing_for(missing: Sequence[str], compared: Sequence[str]) -> tuple[str, ...]:

@@ -162,6 +162,15 @@ def test_a_comparison_of_two_editions_quotes_each_side_with_its_own_citation(ans
     assert "27 days" in cited[0][1] and "25 days" in cited[1][1]
 
 
+def test_two_documents_compared_are_quoted_each_with_its_own_citation(answerer):
+    r = answerer.ask(ACME, "Do the employee handbook and the IT helpdesk sheet agree on how quickly incidents must "
+                           "be reported?")
+    assert r.route == "answer" and r.grounding.passed, (r.message, r.grounding)
+    assert [s.sources[0].title for s in r.answer] == ["Employee Handbook 2025", "IT Helpdesk Quick Reference"]
+    assert "4 hours" in r.answer[1].text and set(r.evidence["sides"]["scores"]) == {"employee handbook",
+                                                                                    "it helpdesk quick reference"}
+
+
 def test_a_two_part_question_gets_a_quote_for_each_part(answerer):
     r = answerer.ask(ACME, "How many days of annual leave do full-time staff get, and how many days of sick leave?")
     assert r.route == "answer" and r.grounding.passed, (r.message, r.grounding)

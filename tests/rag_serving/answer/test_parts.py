@@ -43,3 +43,19 @@ def test_parts_about_different_things_are_searched_alone():
 def test_a_leading_phrase_that_asks_nothing_is_not_a_part():
     question = "In the 2024 handbook, how long was parental leave for full-time employees?"
     assert parts(question) == [question]
+
+
+TITLES = ["Employee Handbook 2025", "Employee Handbook 2024", "IT Helpdesk Quick Reference", "X200 Product Manual"]
+
+
+def test_documents_a_question_asks_to_compare_are_its_sides_editions_as_one():
+    question = "Do the employee handbook and the IT helpdesk sheet agree on how quickly I have to report it?"
+    assert sides(question, TITLES) == ("employee handbook", "it helpdesk quick reference")
+
+
+def test_documents_named_without_asking_to_compare_are_not_sides():
+    assert sides("What does the employee handbook say about the IT helpdesk hours?", TITLES) == ()
+
+
+def test_years_are_the_sides_even_when_documents_are_named():
+    assert sides("Is the 2025 handbook different from the 2024 one?", TITLES) == ("2025", "2024")
