@@ -13,6 +13,7 @@ _SPACE = re.compile(r"\s+")
 _PARAGRAPH = re.compile(r"\n\s*\n")
 # Ingest writes a table row as one paragraph, cells joined by this; a row is quoted whole, headers and all.
 ROW_SEPARATOR = " | "
+HEADING_WORDS = 6
 
 
 def squish(text: str) -> str:
@@ -36,7 +37,25 @@ def is_row(text: str) -> bool:
 
 
 def paragraphs(text: str) -> list[str]:
-    return [p for p in (squish(p) for p in _PARAGRAPH.split(text)) if p]
+    """Blank-line separated paragraphs, whitespace squished; a heading printed on the line above its paragraph
+    (OCR text and some layouts put no blank line between) is a paragraph of its own, not the first sentence's
+    opening words."""
+    out = []
+    for para in _PARAGRAPH.split(text):
+        lines = [line.strip() for line in para.strip().split("\n") if line.strip()]
+        if len(lines) > 1 and heading_line(lines[0]) and lines[1][:1].isupper():
+            out.append(lines[0])
+            lines = lines[1:]
+        if lines:
+            out.append(squish(" ".join(lines)))
+    return out
+
+
+def heading_line(line: str) -> bool:
+    """A line that reads as a heading: a few words, opening in upper case or with a number, no closing punctuation.
+    A paragraph's first line runs the width of the page; a heading's does not."""
+    return (len(line.split()) <= HEADING_WORDS and (line[:1].isupper() or line[:1].isdigit())
+            and not line.endswith((".", ",", ";", ":", "!", "?", ")", "-")) and not is_row(line))
 
 
 # The same chunks come back for many questions, and pysbd takes milliseconds per chunk. Bounded: a chunk's text and

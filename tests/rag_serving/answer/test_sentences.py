@@ -24,3 +24,13 @@ def test_abbreviations_do_not_end_sentences():
 def test_a_table_row_is_one_quote_even_with_full_stops_in_its_cells():
     row = "E-104 | Meaning: Coolant pressure low | What to do: Check for leaks. Call a certified technician."
     assert split_sentences(f"Codes follow.\n\n{row}\n\nNext.") == ((0, "Codes follow."), (1, row), (2, "Next."))
+
+
+def test_a_heading_on_the_line_above_its_paragraph_is_not_part_of_the_first_sentence():
+    text = "Night shift reminders\nNight shift staff arriving after 23:00 must use\nthe Gate B keypad."
+    assert split_sentences(text) == ((0, "Night shift reminders"),
+                                     (1, "Night shift staff arriving after 23:00 must use the Gate B keypad."))
+
+
+def test_a_short_line_wrapping_into_a_lower_case_line_is_one_sentence():
+    assert split_sentences("Acme offers\nthe plan to all staff.") == ((0, "Acme offers the plan to all staff."),)
