@@ -58,7 +58,7 @@ class Settings(BaseModel):
     mmr_lambda: float | None = env_field(D.mmr_lambda, "RAG_MMR_LAMBDA", "maximal marginal relevance; unset: off",
                                          ge=0.0, le=1.0)
     editions: bool = env_field(D.editions, "RAG_EDITIONS",
-                               "rank an edition a newer one with the same title replaces below it")
+                               "rank the edition a question names, else the newest, above other editions of its title")
     rewrite: bool = env_field(D.rewrite, "RAG_REWRITE", "rewrite follow-ups into standalone questions (helper model)")
     parents: bool = env_field(D.parents, "RAG_PARENTS", "give the generator each hit's section, not the chunk")
     generator: Literal[GENERATORS] = env_field(D.generator, "RAG_GENERATOR", "what writes the answer")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
+from rag_serving.answer.sentences import join_pages
+
 # Pages are joined with a blank line: a page break is a natural place for a chunk edge.
 PAGE_SEPARATOR = "\n\n"
 
@@ -61,5 +63,5 @@ class DocText:
         return out
 
     def span_text(self, start: int, end: int) -> str:
-        """The span's text, page fragments joined by a space (page breaks are not part of the text)."""
-        return " ".join(self.page_texts[p - 1][a:b].strip() for p, a, b in self.fragments(start, end) if self.page_texts[p - 1][a:b].strip())
+        """The span's text, its page fragments joined as sentences.join_pages does (page breaks are not text)."""
+        return join_pages([self.page_texts[p - 1][a:b] for p, a, b in self.fragments(start, end)])

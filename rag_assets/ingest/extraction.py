@@ -15,6 +15,7 @@ from pathlib import Path
 from pypdf import PdfReader
 from pypdf.errors import DependencyError, FileNotDecryptedError, LimitReachedError, PdfReadError
 
+from rag_assets.ingest.furniture import printed_labels, strip_furniture
 from rag_assets.ingest.tables import render_tables
 
 log = logging.getLogger("rag.ingest")
@@ -104,6 +105,7 @@ class ExtractedDocument:
     outline: list[OutlineEntry] = field(default_factory=list)
     pdf_title: str | None = None
     warnings: list[str] = field(default_factory=list)
+    labels_declared: bool = True  # False: the PDF has no /PageLabels, so labels are physical until footers say more
 
 
 def media_type_for(file_name: str) -> str:
@@ -198,14 +200,17 @@ def _has_images(page) -> bool:
         return False
 
 
-def _page_labels(reader: PdfReader, count: int) -> list[str]:
+def _page_labels(reader: PdfReader, count: int) -> list[str] | None:
+    """The labels the PDF declares (/PageLabels), or None when it declares none."""
     try:
+        if "/PageLabels" not in reader.trailer["/Root"]:
+            return None
         labels = list(reader.page_labels)
         if len(labels) == count:
             return [str(label) for label in labels]
     except Exception:  # noqa: BLE001 - a malformed /PageLabels tree: fall back to physical numbers
         pass
-    return [str(i) for i in range(1, count + 1)]
+    return None
 
 
 def read_outline(reader: PdfReader) -> list[OutlineEntry]:
@@ -234,7 +239,8 @@ def read_outline(reader: PdfReader) -> list[OutlineEntry]:
 def read_pdf(file_name: str, data: bytes, progress: Callable[[int, int], None] | None = None) -> ExtractedDocument:
     reader = open_pdf(file_name, data)
     count = len(reader.pages)
-    labels = _page_labels(reader, count)
+    declared = _page_labels(reader, count)
+    labels = declared or [str(i) for i in range(1, count + 1)]
     pages: list[ExtractedPage] = []
     warnings: list[str] = []
     for i, page in enumerate(reader.pages, start=1):
@@ -265,7 +271,8 @@ def read_pdf(file_name: str, data: bytes, progress: Callable[[int, int], None] |
             title = str(reader.metadata.title).strip() or None
     except Exception:  # noqa: BLE001
         title = None
-    return ExtractedDocument(media_type=PDF, pages=pages, outline=read_outline(reader), pdf_title=title, warnings=warnings)
+    return ExtractedDocument(media_type=PDF, pages=pages, outline=read_outline(reader), pdf_title=title, warnings=warnings,
+                             labels_declared=declared is not None)
 
 
 def read_text_file(file_name: str, data: bytes, media_type: str) -> ExtractedDocument:
@@ -334,16 +341,31 @@ def extract(
     if media_type != PDF:
         return read_text_file(file_name, data, media_type)
     doc = read_pdf(file_name, data, progress)
+    _ocr(file_name, data, doc, ocr_enabled)
+    _strip_furniture(doc)
+    return doc
+
+
+def _strip_furniture(doc: ExtractedDocument) -> None:
+    """Running headers and footers off every page (they would be quoted and searched as content), and the page
+    numbers they print as labels when the PDF declares none."""
+    texts, numbers = strip_furniture([p.text for p in doc.pages])
+    labels = [p.label for p in doc.pages] if doc.labels_declared else printed_labels([p.label for p in doc.pages], numbers)
+    for page, text, label in zip(doc.pages, texts, labels, strict=True):
+        page.text, page.label = text, label
+
+
+def _ocr(file_name: str, data: bytes, doc: ExtractedDocument, ocr_enabled: bool) -> None:
     todo = [p.index for p in doc.pages if p.needs_ocr]
     if not todo:
-        return doc
+        return
     if not ocr_enabled or not ocr_available():
         reason = "OCR is disabled (RAG_OCR=0)" if not ocr_enabled else "OCR is unavailable (install tesseract-ocr)"
         for p in doc.pages:
             if p.needs_ocr:
                 p.unreadable = True
                 doc.warnings.append(f"{file_name}: page {p.index} (label {p.label}) has no text layer and {reason}; recorded as unreadable")
-        return doc
+        return
     texts = ocr_pages(file_name, data, todo)
     for p in doc.pages:
         if p.index in texts:
@@ -352,4 +374,3 @@ def extract(
             if not p.text.strip():
                 p.unreadable = True
                 doc.warnings.append(f"{file_name}: page {p.index} (label {p.label}) has no text layer and OCR found no text")
-    return doc

@@ -16,7 +16,7 @@ from rag_assets.ingest.extraction import media_type_for
 from rag_assets.ingest.queries import sql_text
 
 # Bump when extraction, sectioning or chunking changes what they produce for the same input.
-PIPELINE_VERSION = "7"  # 6: tables as one labelled row per paragraph, spaced dot leaders collapsed; 7: key column labelled
+PIPELINE_VERSION = "8"  # 8: running headers and footers stripped, footer page numbers as labels, a page break after a finished sentence or row starts a paragraph; 6: tables as one labelled row per paragraph, spaced dot leaders collapsed; 7: key column labelled
 TENANT_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,62}$")
 SIDECAR_SUFFIX = ".meta.yaml"
 SIDECAR_KEYS = {"title", "kind", "published_on"}

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from tokenizers import Tokenizer
 
+from rag_serving.answer.sentences import join_pages
 from rag_serving.search.hits import Hit
 from rag_serving.store.sessions import Session
 from rag_serving.store.sqlfiles import sql_text
@@ -54,7 +55,7 @@ def parents(session: Session, hits: Sequence[Hit], tokenizer: Tokenizer,
         owner.setdefault(key, []).append(h)
     keys = list(owner)  # insertion order = rank of each parent's best hit
     columns = list(zip(*[spans[k] for k in keys]))
-    texts = {r["key"]: r["body"] or "" for r in session.execute(sql_text("span_text"), {
+    texts = {r["key"]: join_pages(r["fragments"]) for r in session.execute(sql_text("span_text"), {
         "keys": keys, "documents": list(columns[0]), "page_starts": list(columns[1]), "char_starts": list(columns[2]),
         "page_ends": list(columns[3]), "char_ends": list(columns[4])})}
     out, used, seen_windows = [], 0, set()

@@ -56,9 +56,10 @@ def decide(evidence: Evidence, hits: Sequence[Hit], *, threshold: float, has_his
     if confidence >= threshold:
         return Decision("answer", f"confidence {confidence:.2f} ≥ threshold {threshold:.2f}")
     best = evidence.best
+    closest = evidence.passages[0] if evidence.passages else None  # the first-ranked, not the best-scored
     detail = ""
-    if best and best.missing_strict:
-        detail = f"; the closest passage lacks {', '.join(best.missing_strict)}"
+    if closest and closest.missing_strict:
+        detail = f"; the closest passage lacks {', '.join(closest.missing_strict)}"
     elif best and not best.kind_ok:
         detail = f"; no passage holds a {q.kind}"
     return Decision("abstain", f"confidence {confidence:.2f} < threshold {threshold:.2f}{detail}")

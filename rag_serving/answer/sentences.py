@@ -36,6 +36,21 @@ def is_row(text: str) -> bool:
     return ROW_SEPARATOR in text
 
 
+# A page's text ending in one of these has finished its sentence; otherwise the sentence runs on over the break.
+FINISHED = (".", "!", "?", ":", ";", '"', "”", ")")
+
+
+def join_pages(fragments: list[str]) -> str:
+    """Page fragments as one text: a sentence running over a page break joined by a line break (one paragraph to
+    the answer step), anything after a finished sentence or a table row by a blank line (a new paragraph)."""
+    parts = [t for t in (f.strip() for f in fragments) if t]
+    out = parts[:1]
+    for part in parts[1:]:
+        last = out[-1].rsplit("\n", 1)[-1]
+        out.append(("\n\n" if last.endswith(FINISHED) or is_row(last) else "\n") + part)
+    return "".join(out)
+
+
 def paragraphs(text: str) -> list[str]:
     """Blank-line separated paragraphs, whitespace squished; a heading printed on the line above its paragraph
     (OCR text and some layouts put no blank line between) is a paragraph of its own, not the first sentence's

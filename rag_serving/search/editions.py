@@ -1,4 +1,5 @@
-"""Editions: a document replaced by a newer one with the same title ranks below it unless the question names its year."""
+"""Editions: a document replaced by a newer one with the same title ranks below it unless the question names its year;
+the edition a question names ranks above the others."""
 
 from __future__ import annotations
 
@@ -26,25 +27,33 @@ def title_key(title: str) -> str:
 
 
 def superseded(hits: Sequence[Hit], named: Sequence[str]) -> set[str]:
-    """Documents among the hits that an edition with the same title and a later publication date replaces, unless
-    one of the named terms (the question's years and identifiers, lower-cased) is in their title."""
+    """Documents among the hits that another edition with the same title outranks: the edition whose title holds
+    one of the named terms (the question's years and identifiers, lower-cased) when the question names one, else
+    the one published last."""
     newest: dict[str, Hit] = {}
+    chosen: dict[str, set[str]] = {}
     for h in hits:
         key = title_key(h.title)
         if h.published_on and (key not in newest or h.published_on > newest[key].published_on):
             newest[key] = h
+        if any(term in h.title.lower() for term in named):
+            chosen.setdefault(key, set()).add(h.document_id)
     out = set()
     for h in hits:
-        latest = newest.get(title_key(h.title))
-        older = latest and h.published_on and h.published_on < latest.published_on
-        if older and not any(term in h.title.lower() for term in named):
+        key = title_key(h.title)
+        if key in chosen:
+            if h.document_id not in chosen[key]:
+                out.add(h.document_id)  # the question names another edition of this title
+            continue
+        latest = newest.get(key)
+        if latest and h.published_on and h.published_on < latest.published_on:
             out.add(h.document_id)
     return out
 
 
 def current_first(hits: Sequence[Hit], named: Sequence[str]) -> list[Hit]:
-    """The hits with each superseded edition's hits moved to just below the first hit of a newer edition of the
-    same title; everything else keeps its order."""
+    """The hits with each outranked edition's hits moved to just below the first hit of the edition preferred over
+    it (the named one, else the newest); everything else keeps its order."""
     old = superseded(hits, named)
     if not old:
         return list(hits)

@@ -21,7 +21,7 @@ def word_tokenizer() -> Tokenizer:
 def test_seed_example_size5_overlap2_gives_three_chunks_with_page_spans():
     doc = DocText(["a1 a2 a3 a4 a5 a6", "a7 a8 a9 a10"])
     chunks = chunk_document(doc, word_tokenizer(), ChunkerConfig(size=5, overlap=2, snap=0))
-    assert [c.body for c in chunks] == ["a1 a2 a3 a4 a5", "a4 a5 a6 a7 a8", "a7 a8 a9 a10"]
+    assert [c.body for c in chunks] == ["a1 a2 a3 a4 a5", "a4 a5 a6\na7 a8", "a7 a8 a9 a10"]
     assert [(c.page_start, c.page_end) for c in chunks] == [(1, 1), (1, 2), (2, 2)]
 
 

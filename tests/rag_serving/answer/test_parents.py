@@ -62,8 +62,9 @@ def hits_for(database, question, k=10):
 
 def section_text(database):
     with database.session(TENANT) as conn:
-        return " ".join(r["text"].strip() for r in conn.execute(
+        first, second = (r["text"].strip() for r in conn.execute(
             "SELECT text FROM pages WHERE page_index IN (2, 3) ORDER BY page_index").fetchall())
+    return f"{first}\n\n{second}"  # page 2 ends on a finished sentence: the next page starts a paragraph
 
 
 def test_a_hit_is_replaced_by_its_whole_section_and_keeps_its_own_page(handbook_db):

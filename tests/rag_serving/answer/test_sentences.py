@@ -1,4 +1,4 @@
-from rag_serving.answer.sentences import split_sentences, squish
+from rag_serving.answer.sentences import join_pages, split_sentences, squish
 
 
 def test_squish_collapses_layout_whitespace():
@@ -34,3 +34,11 @@ def test_a_heading_on_the_line_above_its_paragraph_is_not_part_of_the_first_sent
 
 def test_a_short_line_wrapping_into_a_lower_case_line_is_one_sentence():
     assert split_sentences("Acme offers\nthe plan to all staff.") == ((0, "Acme offers the plan to all staff."),)
+
+
+def test_a_sentence_running_over_a_page_break_stays_one_sentence_and_a_row_ends_its_paragraph():
+    text = join_pages(["Staff may work remotely for up to", "two days per week.", "Contact: Yard Office | Extension: 3308",
+                       "Employees enter with their badge."])
+    assert split_sentences(text) == ((0, "Staff may work remotely for up to two days per week."),
+                                     (1, "Contact: Yard Office | Extension: 3308"),
+                                     (2, "Employees enter with their badge."))

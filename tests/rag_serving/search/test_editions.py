@@ -18,9 +18,9 @@ NEW = hit("n1", "Employee Handbook 2025", 2025)
 SITE = hit("s1", "North Yard Site Guide", 2020)
 
 
-def test_an_older_edition_with_the_same_title_is_superseded_unless_its_year_is_named():
+def test_an_older_edition_is_superseded_and_naming_its_year_supersedes_the_newer_one_instead():
     assert superseded([NEW, OLD, SITE], []) == {"Employee Handbook 2024"}
-    assert superseded([NEW, OLD, SITE], ["2024"]) == set()
+    assert superseded([NEW, OLD, SITE], ["2024"]) == {"Employee Handbook 2025"}
 
 
 def test_the_older_edition_moves_just_below_the_newer_one():
@@ -30,6 +30,16 @@ def test_the_older_edition_moves_just_below_the_newer_one():
 
 def test_a_question_naming_the_old_year_keeps_the_order():
     assert [h.chunk_id for h in current_first([OLD, NEW], named("What did the 2024 handbook say?"))] == ["o1", "n1"]
+
+
+def test_a_question_naming_the_old_year_ranks_that_edition_first():
+    new2 = dataclasses.replace(NEW, chunk_id="n2")
+    assert superseded([NEW, OLD], ["2024"]) == {"Employee Handbook 2025"}
+    assert [h.chunk_id for h in current_first([NEW, SITE, new2, OLD], ["2024"])] == ["s1", "o1", "n1", "n2"]
+
+
+def test_a_question_naming_both_years_keeps_both_editions_in_place():
+    assert [h.chunk_id for h in current_first([NEW, OLD], named("Did it change from 2024 to 2025?"))] == ["n1", "o1"]
 
 
 def test_years_versions_and_edition_words_are_what_names_an_edition():
