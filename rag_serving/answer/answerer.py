@@ -15,7 +15,7 @@ from rag_serving.answer.evidence import Evidence, assess, profile
 from rag_serving.answer.generators import SYSTEM_PROMPT, Generator
 from rag_serving.answer.grounding import SupportCheck, check
 from rag_serving.answer.parents import ParentPlan, parents
-from rag_serving.answer.parts import compares, parts, sides, standalone
+from rag_serving.answer.parts import compares, parts, sides, standalone, topic
 from rag_serving.answer.responses import ABSTAIN_MESSAGE, UNVERIFIED_MESSAGE, Response, Source
 from rag_serving.answer.routing import INJECTION_MESSAGE, decide
 from rag_serving.answer.vectors import SentenceVectors
@@ -64,15 +64,23 @@ class Answerer:
 
     def retrieve(self, session: Session, question: str, query: Query, *, filters: Filters | None = None,
                  history: Sequence[str] = (), k: int = 0) -> list[Hit]:
-        """The hits to answer from, best first (at least `depth`, or k): the query's; for a question in parts,
-        each part's own best passages among the first context_chunks (`context.balanced`), so a second part about
-        another section is not left without a passage."""
+        """The hits to answer from, best first (at least `depth`, or k): the query's; for a question in parts or
+        comparing editions, each part's (each edition's) own best passages among the first context_chunks
+        (`context.balanced`), so a second part about another section is not left without a passage."""
         hits = self.searcher.search(session, query, k=max(k, self.depth(question)), filters=filters)
-        pieces = [] if history or sides(question) else parts(question)
-        if len(pieces) < 2:
+        years = [] if history else sides(question)
+        pieces = [] if history or years else parts(question)
+        if years:
+            # The topic searched alone: "go up or down between … handbooks" ranks contents pages and forewords,
+            # which mention every topic, above the section that answers; without its years, each edition's section
+            # ranks (respond() then gives each edition its share).
+            pieces = [topic(question, years)]
+        elif len(pieces) < 2:
             return hits
+        else:
+            pieces = standalone(pieces)
         own = [self.searcher.search(session, self.searcher.query(piece), k=self.context_chunks, filters=filters)
-               for piece in standalone(pieces)]
+               for piece in pieces]
         chosen = balanced(hits, own, self.context_chunks)
         ids = {h.chunk_id for h in chosen}
         return chosen + [h for h in hits if h.chunk_id not in ids]

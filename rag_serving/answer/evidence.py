@@ -106,7 +106,8 @@ def profile(question: str) -> QuestionProfile:
                            bool(set(tokens[:4]) & REFERRING) and len(key) <= 3)
 
 
-_LEADERS = re.compile(r"(\.\s*){4,}")
+# Dot leaders as printed, or as ingest collapses them ("2.4 Remote Work ... 7").
+_LEADERS = re.compile(r"(\.\s*){4,}|\s\.\.\.\s+[0-9ivxlc]+\b", re.I)
 _HEADING = re.compile(r"^\d+(\.\d+)*\s+\S")
 
 

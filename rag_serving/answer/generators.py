@@ -8,7 +8,7 @@ from typing import Protocol
 
 from rag_serving.answer.comparisons import side_hits
 from rag_serving.answer.evidence import Candidate, Evidence, assess, coverage, has_kind, profile, semantic
-from rag_serving.answer.parts import parts, sides
+from rag_serving.answer.parts import parts, sides, topic
 from rag_serving.answer.responses import Draft, Sentence, Source
 from rag_serving.answer.selection import LearnedSelection
 from rag_serving.answer.sentences import is_row, split_sentences, squish
@@ -77,20 +77,26 @@ class ExtractiveGenerator:
         asked = evidence.asked or question
         compared, pieces = sides(asked, [h.title for h in chunks]), parts(asked)
         if compared:
-            chosen = [c for c in (self._side(side, ranked) for side in compared) if c is not None]
+            # Editions are quoted for the topic; documents compared keep the whole question's ranking, whose own
+            # words ("report", "to") say what each document is asked about.
+            about = topic(asked, compared) if sides(asked) else None
+            chosen = [c for c in (self._side(side, about, ranked) for side in compared) if c is not None]
         elif len(pieces) > 1:
             chosen = [self._part(piece, ranked) for piece in pieces]
         else:
             chosen = self._best(ranked)
-        chosen = list({id(c): c for c in chosen}.values())  # one part's quote may answer another too
+        chosen = distinct(chosen)
         return Draft(sentences=[Sentence(text=c.text, sources=[Source.of(c.hit, c.text)]) for c in chosen],
                      generator=self.name, model=self.model)
 
-    @staticmethod
-    def _side(side: str, ranked: list[Candidate]) -> Candidate | None:
-        """The best sentence from that side's passages (`comparisons.side_hits`); None when no passage is about it."""
+    def _side(self, side: str, about: str | None, ranked: list[Candidate]) -> Candidate | None:
+        """The sentence of that side's passages (`comparisons.side_hits`) that best answers the comparison's topic
+        (the first ranked without one); None when no passage is about that side."""
         mine = {h.chunk_id for h in side_hits(side, list({c.hit.chunk_id: c.hit for c in ranked}.values()))}
-        return next((c for c in ranked if c.hit.chunk_id in mine), None)
+        own = [c for c in ranked if c.hit.chunk_id in mine]
+        if not own:
+            return None
+        return self._part(about, own) if about else own[0]
 
     def _part(self, piece: str, ranked: list[Candidate]) -> Candidate:
         """The sentence that best answers one part: that part's key terms, meaning and kind of answer, with the
@@ -116,6 +122,19 @@ class ExtractiveGenerator:
 
     def complete(self, system: str, prompt: str, *, turns: Sequence[str] = ()) -> str:
         raise GeneratorError("the extractive generator quotes documents and writes no free text")
+
+
+def distinct(chosen: list[Candidate]) -> list[Candidate]:
+    """The quotes without repeats within a document: one part's quote may answer another too, and a chunk starting
+    inside a table row holds the row's tail, which the whole row already says. The same words in two editions are
+    two answers (nothing changed), each cited."""
+    texts = [squish(c.text) for c in chosen]
+
+    def repeats(i: int, j: int) -> bool:
+        same_document = chosen[i].hit.document_id == chosen[j].hit.document_id
+        return same_document and texts[i] in texts[j] and (texts[i] != texts[j] or j < i)
+
+    return [c for i, c in enumerate(chosen) if not any(repeats(i, j) for j in range(len(chosen)) if j != i)]
 
 
 def cut_at_edge(candidate: Candidate, last: int) -> bool:

@@ -15,10 +15,14 @@ _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 # Documents are compared only when the question says so: "do the handbook and the helpdesk sheet agree …?"
 _COMPARING = re.compile(r"\b(?:agree|agrees|disagree|compare[ds]?|comparison|differ|differs|difference|different|"
                         r"versus|vs|between|consistent|inconsistent|contradicts?|same)\b", re.I)
+# How a question asks about a difference; not what either side's quote is about.
+_CHANGE = re.compile(r"\b(?:change[ds]?|changing|go(?:ne)? (?:up|down)|went (?:up|down)|increase[ds]?|decrease[ds]?|"
+                     r"rise|rose|risen|fall|fell|fallen|up|down|more|less|fewer|than|from|to)\b", re.I)
 _WORD = re.compile(r"[a-z0-9]+")
 _GENERIC = frozenset("the a an of and or for to in on at by with".split())
 _KINDS = frozenset("handbook manual policy guide memo faq sheet reference report contract agreement plan procedure "
                    "schedule standard specification brochure newsletter minutes notice letter form".split())
+_NAMING = _KINDS | {"edition", "version", "revision", "issue", "document"}
 _CONTENT = re.compile(r"[A-Za-z0-9]{3,}")
 # Words pointing back at something named earlier: in the conversation, or in an earlier part of the question.
 REFERRING = frozenset("it that this they those these them he she its their there".split())
@@ -52,6 +56,18 @@ def sides(question: str, titles: Iterable[str] = ()) -> tuple[str, ...]:
         return years
     documents = named(question, titles) if compares(question) else ()
     return documents if len(documents) >= 2 else ()
+
+
+def topic(question: str, compared: Sequence[str]) -> str:
+    """What a comparison is about, the same for every side: the question without the sides it names and without
+    its comparing words and the kind of document compared ("Did the remote work limit change between the 2024 and
+    2025 handbooks?" → "Did the remote work limit the and"), so each side is searched and quoted for the topic,
+    not for naming its year, its kind of document or the word "change"."""
+    for side in compared:
+        question = re.sub(rf"\b{re.escape(side)}\b", " ", question, flags=re.I)
+    question = _CHANGE.sub(" ", _COMPARING.sub(" ", question))
+    # "the 2024 and 2025 handbooks", "editions": the documents compared, which contents pages name on every line.
+    return " ".join(w for w in question.split() if w.lower().strip("?,.;:'s").rstrip("s") not in _NAMING)
 
 
 def compares(question: str) -> bool:

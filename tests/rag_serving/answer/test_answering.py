@@ -176,3 +176,14 @@ def test_a_two_part_question_gets_a_quote_for_each_part(answerer):
     assert r.route == "answer" and r.grounding.passed, (r.message, r.grounding)
     assert [("27 days" in s.text, "10 days of paid sick leave" in s.text) for s in r.answer] == [(True, False),
                                                                                                (False, True)]
+
+
+def test_a_comparison_of_editions_reads_each_editions_own_section(answerer):
+    # Asked whole, "go up or down between … handbooks" ranks contents pages and forewords first; each edition is
+    # also searched for the topic alone, so both editions' parental leave sections are in the context.
+    question = "Did parental leave go up or down between the 2024 and 2025 handbooks?"
+    with answerer.database.session(ACME) as session:
+        hits = answerer.answerer.retrieve(session, question, answerer.searcher.query(question))
+    context = hits[:answerer.answerer.context_chunks]
+    assert {h.title for h in context if "weeks of parental leave" in h.body} == {"Employee Handbook 2024",
+                                                                                "Employee Handbook 2025"}

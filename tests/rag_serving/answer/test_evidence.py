@@ -49,6 +49,8 @@ def test_semantic_maps_cosine_linearly_between_015_and_065():
 def test_headings_and_contents_lines_are_not_answers():
     assert not answer_like("3.3 Retirement Savings Plan")
     assert not answer_like("5.5 Annual Bonus Plan . . . . . 20")
+    # as ingest writes a contents page: leaders collapsed to " ... ", many entries run into one paragraph
+    assert not answer_like("2.3 Shift Work and On-Call Duty ... 6 2.4 Remote Work ... 7 3 Benefits ... 9")
     assert answer_like("Full-time employees get 27 days of paid annual leave.")
 
 

@@ -167,3 +167,22 @@ def test_a_sentence_the_chunk_window_cut_is_not_quoted_while_a_whole_one_is_ther
     draft = ExtractiveGenerator(SentenceVectors(minilm)).answer("Within how many hours must lost personal data be "
                                                                 "reported?", [cut, whole])
     assert [s.sources[0].chunk_id for s in draft.sentences] == ["whole"]
+
+
+def test_a_row_tail_from_a_chunk_starting_inside_the_row_is_not_quoted_beside_the_whole_row(minilm):
+    row = "Part number: X200-HTR-05 | Description: Defrost heater element | Replacement interval: 4 years"
+    tail = "X200-HTR-05 | Description: Defrost heater element | Replacement interval: 4 years"
+    chunks = [hit("whole", f"Spare parts.\n\n{row}", title="X200 Manual", document_id="m"),
+              hit("tail", f"{tail}\n\nClean the coil monthly.", title="X200 Manual", document_id="m")]
+    draft = ExtractiveGenerator(SentenceVectors(minilm)).answer(
+        "How often is the defrost heater replaced, and what is its part number?", chunks)
+    assert [s.text for s in draft.sentences] == [row]
+
+
+def test_the_same_sentence_in_two_editions_is_quoted_from_each(minilm):
+    same = "Employees in eligible office-based roles may work remotely for up to 2 days per week."
+    chunks = [hit("old", same, title="Employee Handbook 2024", document_id="h24"),
+              hit("new", same, title="Employee Handbook 2025", document_id="h25")]
+    draft = ExtractiveGenerator(SentenceVectors(minilm)).answer(
+        "Did the remote work limit change between the 2024 and 2025 handbooks?", chunks)
+    assert [s.sources[0].chunk_id for s in draft.sentences] == ["old", "new"]

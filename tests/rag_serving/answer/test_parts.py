@@ -1,4 +1,4 @@
-from rag_serving.answer.parts import parts, sides, standalone
+from rag_serving.answer.parts import parts, sides, standalone, topic
 
 
 def test_a_two_part_question_splits_at_the_second_question_word():
@@ -59,3 +59,8 @@ def test_documents_named_without_asking_to_compare_are_not_sides():
 
 def test_years_are_the_sides_even_when_documents_are_named():
     assert sides("Is the 2025 handbook different from the 2024 one?", TITLES) == ("2025", "2024")
+
+
+def test_the_topic_of_a_comparison_drops_its_sides_its_comparing_words_and_the_kind_of_document():
+    question = "Did parental leave go up or down between the 2024 and 2025 handbooks?"
+    assert topic(question, sides(question)) == "Did parental leave or the and"
