@@ -14,7 +14,7 @@ from sklearn.metrics import roc_auc_score
 from rag_assets.evaluation import thresholds
 from rag_assets.evaluation.golden import GoldenCase
 from rag_assets.evaluation.provenance import git_commit
-from rag_assets.evaluation.public_sets import load_mmlongbench, load_squad2
+from rag_assets.evaluation.public_sets import load_mmlongbench
 from rag_assets.evaluation.runs import Row, run_row
 from rag_assets.evaluation.scoring import rate_interval
 from rag_assets.ingest.vectors import backfill_token_vectors
@@ -28,7 +28,7 @@ from rag_serving.store.sessions import Tenant
 from rag_serving.wiring import Wiring
 
 from .common import BENCH_DATA, bench_database, pipeline, recorded
-from .mmlongbench import ensure_ingested
+from . import mmlongbench, squad2
 
 
 def evaluate(name: str, url: str, embedder, cases: list[GoldenCase], shipped) -> dict:
@@ -82,13 +82,16 @@ def main() -> None:
     for name in args.sets.split(","):
         if name == "mmlongbench":
             url = bench_database("bench_mmlongbench", fresh=False)
-            ensure_ingested(url)
+            mmlongbench.ensure_ingested(url)
             # Chart- and figure-only questions need the image, which a text pipeline does not read.
             cases = [c for c in load_mmlongbench(BENCH_DATA / "mmlongbench") if "visual-only" not in c.tags
                      and (c.relevant or not c.answerable)]
         else:
             url = bench_database("bench_squad2", fresh=False)
-            _, cases = load_squad2(BENCH_DATA / "squad2-subset" / "dev-v2.0.subset.json")
+            _, cases = squad2.ensure_ingested(url)  # on a fresh machine too: scored on an empty corpus, AUC is 0.5
+        with db.connect(url) as conn:
+            if not conn.execute("SELECT 1 FROM documents WHERE status = 'live' LIMIT 1").fetchone():
+                raise SystemExit(f"{name}: no live documents in {url}; nothing to measure")
         with db.connect(url, autocommit=True) as conn:
             backfill_token_vectors(conn, embedder)
         result = evaluate(name, url, embedder, cases, shipped)
