@@ -9,8 +9,10 @@ from collections import deque
 from contextlib import asynccontextmanager
 from typing import Annotated
 
-from fastapi import Depends, FastAPI, Header, HTTPException
+from fastapi import Depends, FastAPI, Header, HTTPException, Request
 from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
 
 from rag_serving.answer.generators import GeneratorError
 from rag_serving.answer.responses import Response
@@ -42,6 +44,15 @@ class Latencies:
             return sorted(self._values), self._served
 
 
+def _printable(part: object) -> object:
+    return part if isinstance(part, int) else str(part).encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def readable(error: dict) -> dict:
+    """A validation error as JSON can always carry it: the field's location and the message, not the input."""
+    return {"loc": [_printable(p) for p in error["loc"]], "msg": _printable(error["msg"]), "type": error["type"]}
+
+
 def create_app(settings: Settings | None = None, *, database: Database | None = None,
                embedder: Embedder | None = None) -> FastAPI:
     """The app for the pipeline the settings describe. Everything is built here, before the server accepts a
@@ -63,6 +74,12 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
         description="Tenant-scoped hybrid retrieval over an organization's documents, with page citations.",
         lifespan=lifespan,
     )
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # FastAPI's own 422 echoes the input back, and an input JSON cannot encode (NaN, a lone surrogate) turned
+        # the client's mistake into a 500. Where and what, never the value.
+        return JSONResponse(status_code=422, content={"detail": [readable(e) for e in exc.errors()]})
 
     def tenant(authorization: Annotated[str | None, Header()] = None, x_api_key: Annotated[str | None, Header()] = None) -> Tenant:
         key = x_api_key or (authorization[7:].strip() if authorization and authorization.lower().startswith("bearer ") else None)

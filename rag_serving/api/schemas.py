@@ -7,7 +7,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from rag_serving.search.hits import Filters
+from rag_serving.search.hits import Filters, plain_text
 from rag_serving.spec import Mode, Sparse
 
 
@@ -17,7 +17,8 @@ def _not_blank(value: str) -> str:
     return value.strip()
 
 
-Question = Annotated[str, AfterValidator(_not_blank), Field(description="the user's question")]
+Text = Annotated[str, AfterValidator(plain_text)]
+Question = Annotated[str, AfterValidator(plain_text), AfterValidator(_not_blank), Field(description="the user's question")]
 
 
 class RetrieveRequest(BaseModel):
@@ -37,7 +38,7 @@ class QueryRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     question: Question
-    history: list[str] = Field(default=[], max_length=20, description="earlier user turns, oldest first")
+    history: list[Text] = Field(default=[], max_length=20, description="earlier user turns, oldest first")
 
 
 class HitOut(BaseModel):

@@ -5,7 +5,19 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+
+def plain_text(value: str) -> str:
+    """A client's string as PostgreSQL and the tokenizer can take it: no NUL character, no lone surrogate (JSON's
+    "\\ud800" decodes to a str that cannot be encoded as UTF-8)."""
+    if "\x00" in value:
+        raise ValueError("contains a NUL character")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"is not valid Unicode (a lone surrogate at character {exc.start})") from None
+    return value
 
 
 class Filters(BaseModel):
@@ -19,6 +31,13 @@ class Filters(BaseModel):
     year: int | None = Field(default=None, ge=1900, le=2200, description="published in this calendar year")
     documents: list[str] | None = Field(default=None, description="document ids or source paths")
     section: str | None = Field(default=None, description="heading path prefix, e.g. '3 Benefits'")
+
+    @field_validator("kinds", "documents", "section")
+    @classmethod
+    def _plain(cls, value: list[str] | str | None) -> list[str] | str | None:
+        for item in [value] if isinstance(value, str) else value or []:
+            plain_text(item)
+        return value
 
     @model_validator(mode="after")
     def _range(self) -> "Filters":

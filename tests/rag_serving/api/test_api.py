@@ -145,3 +145,27 @@ def test_retrieve_runs_the_configured_reranker_unless_asked_not_to(base, keys):
     current = [h["rerank_score"] for h in reranked if "2024" not in h["title"]]
     assert current == sorted(current, reverse=True)
     assert all(h["rerank_score"] is None for h in fused)
+
+
+@pytest.mark.parametrize(("path", "body", "field"), [
+    ("/retrieve", {"question": "gate\u0000code"}, "question"),
+    ("/query", {"question": "gate code", "history": ["what about\u0000 the yard?"]}, "history"),
+    ("/retrieve", {"question": "leave", "filters": {"kinds": ["hand\u0000book"]}}, "kinds"),
+    ("/retrieve", {"question": "leave", "filters": {"section": "3 Benefits\u0000"}}, "section"),
+])
+def test_a_nul_character_anywhere_is_422_naming_the_field(base, keys, path, body, field):
+    r = httpx.post(f"{base}{path}", json=body, headers={"Authorization": f"Bearer {keys['acme']}"}, timeout=300)
+    assert r.status_code == 422 and field in r.text and "NUL" in r.text
+
+
+@pytest.mark.parametrize(("path", "raw", "field"), [
+    ("/retrieve", '{"question": "gate \\ud800 code"}', "question"),
+    ("/query", '{"question": "gate code", "history": ["\\udfff"]}', "history"),
+    ("/retrieve", '{"question": "gate code", "k": NaN}', "k"),
+    ("/retrieve", '{"question": "gate code", "k": Infinity}', "k"),
+])
+def test_input_json_cannot_carry_back_is_422_naming_the_field(base, keys, path, raw, field):
+    # Raw bodies: httpx would refuse to encode a lone surrogate or NaN, and a hostile client sends them anyway.
+    r = httpx.post(f"{base}{path}", content=raw.encode(), timeout=300,
+                   headers={"Authorization": f"Bearer {keys['acme']}", "Content-Type": "application/json"})
+    assert r.status_code == 422 and field in r.text
