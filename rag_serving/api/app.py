@@ -9,10 +9,12 @@ from collections import deque
 from contextlib import asynccontextmanager
 from typing import Annotated
 
+import psycopg
 from fastapi import Depends, FastAPI, Header, HTTPException, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from psycopg_pool import PoolTimeout
 
 from rag_serving.answer.generators import GeneratorError
 from rag_serving.answer.responses import Response
@@ -42,6 +44,9 @@ class Latencies:
     def snapshot(self) -> tuple[list[float], int]:
         with self._lock:
             return sorted(self._values), self._served
+
+
+RETRY_AFTER_S = 5  # the pool's wait for a connection; a restart of the embedded server takes about as long
 
 
 def _printable(part: object) -> object:
@@ -80,6 +85,13 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
         # FastAPI's own 422 echoes the input back, and an input JSON cannot encode (NaN, a lone surrogate) turned
         # the client's mistake into a 500. Where and what, never the value.
         return JSONResponse(status_code=422, content={"detail": [readable(e) for e in exc.errors()]})
+
+    @app.exception_handler(psycopg.OperationalError)
+    @app.exception_handler(PoolTimeout)
+    async def database_down(request: Request, exc: Exception) -> JSONResponse:
+        # The database is down or restarting: the client's request was fine, so a 503 it may retry, not a 500.
+        return JSONResponse(status_code=503, headers={"Retry-After": str(RETRY_AFTER_S)},
+                            content={"detail": f"database unavailable ({type(exc).__name__}); retry shortly"})
 
     def tenant(authorization: Annotated[str | None, Header()] = None, x_api_key: Annotated[str | None, Header()] = None) -> Tenant:
         key = x_api_key or (authorization[7:].strip() if authorization and authorization.lower().startswith("bearer ") else None)

@@ -55,11 +55,15 @@ def _configure(conn: psycopg.Connection) -> None:
 
 
 class Database:
-    def __init__(self, url: str, min_size: int = 1, max_size: int = 8):
+    def __init__(self, url: str, min_size: int = 1, max_size: int = 8, timeout: float = 5.0):
         self.url = url
+        # check: a connection the server dropped (a restart, a failover) is replaced when handed out, so the first
+        # request after the database is back is served. timeout: a request waits this long for a connection, then
+        # fails (the endpoint answers 503) instead of hanging while the database is down.
         self.pool = ConnectionPool(
             url, min_size=min_size, max_size=max_size, kwargs={"row_factory": dict_row},
-            configure=_configure, open=True, name="rag-serving",
+            configure=_configure, check=ConnectionPool.check_connection, timeout=timeout, open=True,
+            name="rag-serving",
         )
 
     @contextmanager

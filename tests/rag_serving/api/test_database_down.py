@@ -1,0 +1,50 @@
+"""The database down or restarted under a running server: a 503 to retry while it is down, served once it is back."""
+
+import httpx
+import pytest
+from psycopg.conninfo import make_conninfo
+
+from rag_serving.api.app import create_app
+from rag_serving.store import apikeys
+from rag_serving.store import bootstrap as db
+from rag_serving.store.sessions import APP_ROLE, Database
+from tests.rag_serving.api.test_api import SETTINGS
+from tests.servers import free_port, serve
+
+
+@pytest.fixture(scope="module")
+def key(corpus_db):
+    with db.connect(corpus_db, autocommit=True) as conn:
+        return apikeys.create_key(conn, "acme", ["hq"], "database down test")
+
+
+def test_requests_while_the_database_is_unreachable_get_503_with_retry_after(key, minilm):
+    nowhere = Database(f"postgresql://{APP_ROLE}@127.0.0.1:{free_port()}/rag", timeout=1.0)
+    try:
+        with serve(create_app(SETTINGS, database=nowhere, embedder=minilm), "/openapi.json") as base:
+            for path in ("/retrieve", "/query"):
+                r = httpx.post(f"{base}{path}", json={"question": "gate code"}, timeout=60,
+                               headers={"Authorization": f"Bearer {key}"})
+                assert r.status_code == 503 and r.headers["Retry-After"] == "5", (path, r.text)
+            assert httpx.get(f"{base}/healthz", timeout=60).status_code == 503
+    finally:
+        nowhere.close()
+
+
+def test_the_first_request_after_the_server_dropped_every_connection_is_served(corpus_db, key, minilm):
+    database = Database(make_conninfo(corpus_db, user=APP_ROLE), min_size=2, max_size=2)
+    try:
+        with serve(create_app(SETTINGS, database=database, embedder=minilm), "/healthz") as base:
+            ask = lambda: httpx.post(f"{base}/retrieve", json={"question": "gate code"}, timeout=60,  # noqa: E731
+                                     headers={"Authorization": f"Bearer {key}"})
+            assert ask().status_code == 200
+            # What a restart or failover does to the pool: each of its connections closed by the server.
+            with database.pool.connection() as one, database.pool.connection() as two:
+                pids = [one.info.backend_pid, two.info.backend_pid]
+            with db.connect(corpus_db, autocommit=True) as conn:
+                killed = conn.execute("SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) AS n "
+                                      "FROM unnest(%s::int[]) AS pid", (pids,)).fetchone()["n"]
+            assert killed == 2
+            assert ask().status_code == 200
+    finally:
+        database.close()
