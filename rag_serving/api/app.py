@@ -18,6 +18,7 @@ from psycopg_pool import PoolTimeout
 
 from rag_serving.answer.generators import GeneratorError
 from rag_serving.answer.responses import Response
+from rag_serving.api.errors import ServerErrors
 from rag_serving.api.schemas import HitOut, QueryRequest, RetrieveRequest, RetrieveResponse
 from rag_serving.models.embedders import Embedder
 from rag_serving.search.legs import IndexModelMismatch
@@ -79,6 +80,7 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
         description="Tenant-scoped hybrid retrieval over an organization's documents, with page citations.",
         lifespan=lifespan,
     )
+    app.add_middleware(ServerErrors)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:

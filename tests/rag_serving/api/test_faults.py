@@ -1,4 +1,5 @@
-"""The database down or restarted under a running server: a 503 to retry while it is down, served once it is back."""
+"""Faults under a running server: the database down or restarted (503 while down, served once back) and a failure
+inside the server (a 500 that closes its connection, the client's next request served)."""
 
 import httpx
 import pytest
@@ -48,3 +49,27 @@ def test_the_first_request_after_the_server_dropped_every_connection_is_served(c
             assert ask().status_code == 200
     finally:
         database.close()
+
+
+class Faulty:
+    """The real embedder, failing on one question: a fault inside the server, not in what the client sent."""
+
+    def __init__(self, embedder):
+        self._embedder = embedder
+
+    def __getattr__(self, name):
+        return getattr(self._embedder, name)
+
+    def embed(self, texts):
+        if any("boom" in t for t in texts):
+            raise RuntimeError("injected fault")
+        return self._embedder.embed(texts)
+
+
+def test_after_a_500_the_same_keep_alive_client_is_served(corpus_app_db, key, minilm):
+    with serve(create_app(SETTINGS, database=corpus_app_db, embedder=Faulty(minilm)), "/healthz") as base:
+        with httpx.Client(base_url=base, headers={"Authorization": f"Bearer {key}"}, timeout=60) as client:
+            failed = client.post("/retrieve", json={"question": "boom"})
+            assert failed.status_code == 500 and failed.headers["Connection"] == "close"
+            assert failed.json()["detail"].startswith("internal error")
+            assert client.post("/retrieve", json={"question": "gate code"}).status_code == 200
