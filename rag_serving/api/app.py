@@ -6,7 +6,7 @@ import statistics
 import threading
 import time
 from collections import deque
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from typing import Annotated
 
 import psycopg
@@ -95,6 +95,20 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
         return JSONResponse(status_code=503, headers={"Retry-After": str(RETRY_AFTER_S)},
                             content={"detail": f"database unavailable ({type(exc).__name__}); retry shortly"})
 
+    # Bounded in-flight work: past it a client is told to come back at once, instead of queueing until every
+    # request (and /healthz) takes seconds. Non-blocking acquire, so the event loop never waits on it.
+    slots = threading.BoundedSemaphore(settings.max_in_flight)
+
+    @contextmanager
+    def admitted():
+        if not slots.acquire(blocking=False):
+            raise HTTPException(503, f"busy: {settings.max_in_flight} requests in flight; retry shortly",
+                                headers={"Retry-After": "1"})
+        try:
+            yield
+        finally:
+            slots.release()
+
     def tenant(authorization: Annotated[str | None, Header()] = None, x_api_key: Annotated[str | None, Header()] = None) -> Tenant:
         key = x_api_key or (authorization[7:].strip() if authorization and authorization.lower().startswith("bearer ") else None)
         if not key:
@@ -111,8 +125,9 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
             raise HTTPException(422, f"question is {len(body.question)} characters; the limit is {settings.max_question_chars}")
         started = time.perf_counter()
         try:
-            hits = await run_in_threadpool(pipeline.search, who, body.question, k=body.k, filters=body.filters,
-                                           rerank=body.rerank, mode=body.mode, sparse=body.sparse)
+            with admitted():
+                hits = await run_in_threadpool(pipeline.search, who, body.question, k=body.k, filters=body.filters,
+                                               rerank=body.rerank, mode=body.mode, sparse=body.sparse)
         except IndexModelMismatch as exc:
             raise HTTPException(409, str(exc)) from exc
         took = (time.perf_counter() - started) * 1000
@@ -130,7 +145,8 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
         if total > settings.max_question_chars:
             raise HTTPException(422, f"question and history are {total} characters; the limit is {settings.max_question_chars}")
         try:
-            response = await run_in_threadpool(pipeline.ask, who, body.question, history=body.history)
+            with admitted():
+                response = await run_in_threadpool(pipeline.ask, who, body.question, history=body.history)
         except IndexModelMismatch as exc:
             raise HTTPException(409, str(exc)) from exc
         except GeneratorError as exc:

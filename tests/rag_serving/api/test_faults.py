@@ -1,11 +1,15 @@
 """Faults under a running server: the database down or restarted (503 while down, served once back) and a failure
 inside the server (a 500 that closes its connection, the client's next request served)."""
 
+import time
+from concurrent.futures import ThreadPoolExecutor
+
 import httpx
 import pytest
 from psycopg.conninfo import make_conninfo
 
 from rag_serving.api.app import create_app
+from rag_serving.settings import load_settings
 from rag_serving.store import apikeys
 from rag_serving.store import bootstrap as db
 from rag_serving.store.sessions import APP_ROLE, Database
@@ -73,3 +77,31 @@ def test_after_a_500_the_same_keep_alive_client_is_served(corpus_app_db, key, mi
             assert failed.status_code == 500 and failed.headers["Connection"] == "close"
             assert failed.json()["detail"].startswith("internal error")
             assert client.post("/retrieve", json={"question": "gate code"}).status_code == 200
+
+
+class Slow(Faulty):
+    """The real embedder, taking five seconds over one question."""
+
+    def embed(self, texts):
+        if any("slow" in t for t in texts):
+            time.sleep(5)
+        return self._embedder.embed(texts)
+
+
+def test_beyond_the_in_flight_limit_a_request_gets_a_fast_503_and_the_next_one_is_served(corpus_app_db, key, minilm):
+    settings = load_settings({"RAG_HOME": "/tmp/unused", "RAG_MAX_IN_FLIGHT": "1"})
+    with serve(create_app(settings, database=corpus_app_db, embedder=Slow(minilm)), "/healthz") as base:
+        def ask(question):
+            r = httpx.post(f"{base}/retrieve", json={"question": question}, timeout=60,
+                           headers={"Authorization": f"Bearer {key}"})
+            return r, time.monotonic()
+
+        with ThreadPoolExecutor(2) as pool:
+            busy = pool.submit(ask, "slow gate code")
+            time.sleep(0.5)  # the slow request holds the one slot
+            refused, refused_at = ask("gate code")
+            served, served_at = busy.result()
+        assert served.status_code == 200
+        assert refused.status_code == 503 and refused.headers["Retry-After"] == "1" and "busy" in refused.text
+        assert refused_at < served_at  # refused at once, not queued behind the slow request
+        assert ask("gate code")[0].status_code == 200
