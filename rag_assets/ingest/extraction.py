@@ -17,6 +17,7 @@ from pypdf.errors import DependencyError, FileNotDecryptedError, LimitReachedErr
 
 from rag_assets.ingest.furniture import printed_labels, strip_furniture
 from rag_assets.ingest.tables import render_tables
+from rag_serving.answer.sentences import LEADER
 
 log = logging.getLogger("rag.ingest")
 # pypdf reports recoverable oddities (rotated text, wrong xref pointers) at WARNING on every page.
@@ -155,7 +156,7 @@ DOT_LEADER = re.compile(r"[ \t]*(?:\.[ \t]*){4,}")  # "....." and ".  .  .  ." a
 
 
 def normalize_page_text(text: str) -> str:
-    text = DOT_LEADER.sub(" ... ", text)
+    text = DOT_LEADER.sub(LEADER, text)
     lines = [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
     text = textwrap.dedent("\n".join(lines))
     text = re.sub(r"\n{3,}", "\n\n", text)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rag_serving.answer.sentences import ROW_SEPARATOR
+from rag_serving.answer.sentences import LEADER, ROW_SEPARATOR
 
 # Cells in pypdf's layout text are runs of words separated by two or more spaces.
 _SEGMENT = re.compile(r"\S+(?: \S+)*")
@@ -98,7 +98,7 @@ def _label(cell: str) -> bool:
 def _plausible(table: _Table) -> bool:
     if len(table.rows) < MIN_ROWS or len(table.columns) < 2:
         return False
-    if any(" ... " in cell or cell.endswith("...") for row in table.rows for cell in row):
+    if any(LEADER in cell or cell.endswith(LEADER.strip()) for row in table.rows for cell in row):
         return False  # a table of contents: titles and page numbers joined by leaders, left as lines
     return not _headed(table) or all(_label(c) for c in table.rows[0] if c)
 

@@ -68,14 +68,14 @@ class Answerer:
         comparing editions, each part's (each edition's) own best passages among the first context_chunks
         (`context.balanced`), so a second part about another section is not left without a passage."""
         hits = self.searcher.search(session, query, k=max(k, self.depth(question)), filters=filters)
-        years = [] if history else sides(question)
-        pieces = [] if history or years else parts(question)
-        if years:
+        if history:
+            return hits  # a follow-up is searched whole, with the turns before it
+        if years := sides(question):
             # The topic searched alone: "go up or down between … handbooks" ranks contents pages and forewords,
             # which mention every topic, above the section that answers; without its years, each edition's section
             # ranks (respond() then gives each edition its share).
             pieces = [topic(question, years)]
-        elif len(pieces) < 2:
+        elif len(pieces := parts(question)) < 2:
             return hits
         else:
             pieces = standalone(pieces)

@@ -11,7 +11,7 @@ import numpy as np
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from rag_serving.answer.parts import REFERRING, missing_for, sides
-from rag_serving.answer.sentences import split_sentences
+from rag_serving.answer.sentences import LEADER, split_sentences
 from rag_serving.answer.terms import contains_term, normalize, strict_identifier
 from rag_serving.answer.text import stemmer, stems, words
 from rag_serving.answer.vectors import SentenceVectors
@@ -106,8 +106,8 @@ def profile(question: str) -> QuestionProfile:
                            bool(set(tokens[:4]) & REFERRING) and len(key) <= 3)
 
 
-# Dot leaders as printed, or as ingest collapses them ("2.4 Remote Work ... 7").
-_LEADERS = re.compile(r"(\.\s*){4,}|\s\.\.\.\s+[0-9ivxlc]+\b", re.I)
+# Dot leaders as printed, or as ingest writes them (sentences.LEADER) before a page number.
+_LEADERS = re.compile(rf"(\.\s*){{4,}}|{re.escape(LEADER)}\s*[0-9ivxlc]+\b", re.I)
 _HEADING = re.compile(r"^\d+(\.\d+)*\s+\S")
 
 

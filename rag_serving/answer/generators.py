@@ -11,7 +11,7 @@ from rag_serving.answer.evidence import Candidate, Evidence, assess, coverage, h
 from rag_serving.answer.parts import parts, sides, topic
 from rag_serving.answer.responses import Draft, Sentence, Source
 from rag_serving.answer.selection import LearnedSelection
-from rag_serving.answer.sentences import is_row, split_sentences, squish
+from rag_serving.answer.sentences import FINISHED, is_row, split_sentences, squish
 from rag_serving.answer.text import stems
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.hits import Hit
@@ -145,7 +145,7 @@ def cut_at_edge(candidate: Candidate, last: int) -> bool:
         return False  # a table row ends without a full stop; ingest keeps each row whole
     if candidate.index == 0 and text[:1].islower():
         return True
-    return candidate.index == last and not text.endswith((".", "?", "!", ":", ")", '"', "”", "’"))
+    return candidate.index == last and not text.endswith(FINISHED)
 
 
 def _title(hit: Hit) -> str:

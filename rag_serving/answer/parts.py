@@ -67,7 +67,7 @@ def topic(question: str, compared: Sequence[str]) -> str:
         question = re.sub(rf"\b{re.escape(side)}\b", " ", question, flags=re.I)
     question = _CHANGE.sub(" ", _COMPARING.sub(" ", question))
     # "the 2024 and 2025 handbooks", "editions": the documents compared, which contents pages name on every line.
-    return " ".join(w for w in question.split() if w.lower().strip("?,.;:'s").rstrip("s") not in _NAMING)
+    return " ".join(w for w in question.split() if w.lower().strip("?,.;:'").removesuffix("s") not in _NAMING)
 
 
 def compares(question: str) -> bool:

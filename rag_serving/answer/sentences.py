@@ -14,6 +14,8 @@ _PARAGRAPH = re.compile(r"\n\s*\n")
 # Ingest writes a table row as one paragraph, cells joined by this; a row is quoted whole, headers and all.
 ROW_SEPARATOR = " | "
 HEADING_WORDS = 6
+# Ingest writes a contents page's dot leaders as this ("2.4 Remote Work ... 7").
+LEADER = " ... "
 
 
 def squish(text: str) -> str:
@@ -37,7 +39,7 @@ def is_row(text: str) -> bool:
 
 
 # A page's text ending in one of these has finished its sentence; otherwise the sentence runs on over the break.
-FINISHED = (".", "!", "?", ":", ";", '"', "”", ")")
+FINISHED = (".", "!", "?", ":", ";", ")", '"', "”", "’")
 
 
 def join_pages(fragments: list[str]) -> str:

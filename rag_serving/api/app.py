@@ -47,9 +47,6 @@ class Latencies:
             return sorted(self._values), self._served
 
 
-RETRY_AFTER_S = 5  # the pool's wait for a connection; a restart of the embedded server takes about as long
-
-
 def _printable(part: object) -> object:
     return part if isinstance(part, int) else str(part).encode("utf-8", "backslashreplace").decode("utf-8")
 
@@ -92,7 +89,8 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
     @app.exception_handler(PoolTimeout)
     async def database_down(request: Request, exc: Exception) -> JSONResponse:
         # The database is down or restarting: the client's request was fine, so a 503 it may retry, not a 500.
-        return JSONResponse(status_code=503, headers={"Retry-After": str(RETRY_AFTER_S)},
+        # Retry after the pool's own wait for a connection; a restart of the embedded server takes about as long.
+        return JSONResponse(status_code=503, headers={"Retry-After": str(round(pipeline.database.pool.timeout))},
                             content={"detail": f"database unavailable ({type(exc).__name__}); retry shortly"})
 
     # Bounded in-flight work: past it a client is told to come back at once, instead of queueing until every
