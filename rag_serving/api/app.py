@@ -2,11 +2,12 @@
 
 # No `from __future__ import annotations`: FastAPI resolves the Depends(tenant) annotations at definition time.
 
+import asyncio
 import statistics
 import threading
 import time
 from collections import deque
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import asynccontextmanager
 from typing import Annotated
 
 import psycopg
@@ -18,6 +19,7 @@ from psycopg_pool import PoolTimeout
 
 from rag_serving.answer.generators import GeneratorError
 from rag_serving.answer.responses import Response
+from rag_serving.api.admission import Admission
 from rag_serving.api.errors import ServerErrors
 from rag_serving.api.schemas import HitOut, QueryRequest, RetrieveRequest, RetrieveResponse
 from rag_serving.models.embedders import Embedder
@@ -27,6 +29,8 @@ from rag_serving.store.apikeys import tenant_for_key
 from rag_serving.store.sessions import Database, Tenant
 from rag_serving.store.sqlfiles import sql_text
 from rag_serving.wiring import from_settings
+
+HEALTH_TIMEOUT_S = 3.0  # well inside an orchestrator's usual probe timeout
 
 
 class Latencies:
@@ -77,7 +81,8 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
         description="Tenant-scoped hybrid retrieval over an organization's documents, with page citations.",
         lifespan=lifespan,
     )
-    app.add_middleware(ServerErrors)
+    app.add_middleware(Admission, limit=settings.max_in_flight)
+    app.add_middleware(ServerErrors)  # added last, so outermost: it also catches what fails in Admission
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -92,20 +97,6 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
         # Retry after the pool's own wait for a connection; a restart of the embedded server takes about as long.
         return JSONResponse(status_code=503, headers={"Retry-After": str(round(pipeline.database.pool.timeout))},
                             content={"detail": f"database unavailable ({type(exc).__name__}); retry shortly"})
-
-    # Bounded in-flight work: past it a client is told to come back at once, instead of queueing until every
-    # request (and /healthz) takes seconds. Non-blocking acquire, so the event loop never waits on it.
-    slots = threading.BoundedSemaphore(settings.max_in_flight)
-
-    @contextmanager
-    def admitted():
-        if not slots.acquire(blocking=False):
-            raise HTTPException(503, f"busy: {settings.max_in_flight} requests in flight; retry shortly",
-                                headers={"Retry-After": "1"})
-        try:
-            yield
-        finally:
-            slots.release()
 
     def tenant(authorization: Annotated[str | None, Header()] = None, x_api_key: Annotated[str | None, Header()] = None) -> Tenant:
         key = x_api_key or (authorization[7:].strip() if authorization and authorization.lower().startswith("bearer ") else None)
@@ -123,9 +114,8 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
             raise HTTPException(422, f"question is {len(body.question)} characters; the limit is {settings.max_question_chars}")
         started = time.perf_counter()
         try:
-            with admitted():
-                hits = await run_in_threadpool(pipeline.search, who, body.question, k=body.k, filters=body.filters,
-                                               rerank=body.rerank, mode=body.mode, sparse=body.sparse)
+            hits = await run_in_threadpool(pipeline.search, who, body.question, k=body.k, filters=body.filters,
+                                           rerank=body.rerank, mode=body.mode, sparse=body.sparse)
         except IndexModelMismatch as exc:
             raise HTTPException(409, str(exc)) from exc
         took = (time.perf_counter() - started) * 1000
@@ -143,8 +133,7 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
         if total > settings.max_question_chars:
             raise HTTPException(422, f"question and history are {total} characters; the limit is {settings.max_question_chars}")
         try:
-            with admitted():
-                response = await run_in_threadpool(pipeline.ask, who, body.question, history=body.history)
+            response = await run_in_threadpool(pipeline.ask, who, body.question, history=body.history)
         except IndexModelMismatch as exc:
             raise HTTPException(409, str(exc)) from exc
         except GeneratorError as exc:
@@ -153,11 +142,14 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
         return response
 
     @app.get("/healthz")
-    def healthz() -> dict:
+    async def healthz() -> dict:
+        # Its own short-lived connection on the event loop: neither the request threads nor the pool's connections,
+        # which a saturated server has all in use, so the answer reflects the database, not the queue.
         try:
-            with pipeline.database.anonymous() as conn:
-                conn.execute("SELECT 1")
-        except Exception as exc:  # noqa: BLE001 - any failure means not healthy
+            async with asyncio.timeout(HEALTH_TIMEOUT_S):
+                async with await psycopg.AsyncConnection.connect(pipeline.database.url, autocommit=True) as conn:
+                    await conn.execute("SELECT 1")
+        except (TimeoutError, psycopg.Error) as exc:
             raise HTTPException(503, f"database unavailable: {type(exc).__name__}") from exc
         return {"status": "ok"}
 

@@ -1,6 +1,7 @@
 """Faults under a running server: the database down or restarted (503 while down, served once back) and a failure
 inside the server (a 500 that closes its connection, the client's next request served)."""
 
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -106,3 +107,48 @@ def test_beyond_the_in_flight_limit_a_request_gets_a_fast_503_and_the_next_one_i
         assert refused.status_code == 503 and refused.headers["Retry-After"] == "1" and "busy" in refused.text
         assert refused_at < served_at  # refused at once, not queued behind the slow request
         assert ask("gate code")[0].status_code == 200
+
+
+def test_healthz_answers_at_once_while_every_pooled_connection_is_in_use(corpus_db, minilm):
+    database = Database(make_conninfo(corpus_db, user=APP_ROLE), min_size=1, max_size=1, timeout=5.0)
+    try:
+        with serve(create_app(SETTINGS, database=database, embedder=minilm), "/openapi.json") as base:
+            with database.pool.connection():  # what a saturated server looks like: no connection to spare
+                started = time.monotonic()
+                r = httpx.get(f"{base}/healthz", timeout=60)
+                took = time.monotonic() - started
+            # Through the pool it would wait the pool's 5 s for a connection and then report the database down.
+            assert r.status_code == 200 and took < 4, (r.status_code, took)
+    finally:
+        database.close()
+
+
+def test_a_refused_request_is_refused_before_its_api_key_is_looked_up(corpus_app_db, key, minilm):
+    settings = load_settings({"RAG_HOME": "/tmp/unused", "RAG_MAX_IN_FLIGHT": "1"})
+    with serve(create_app(settings, database=corpus_app_db, embedder=Slow(minilm)), "/healthz") as base:
+        with ThreadPoolExecutor(1) as pool:
+            busy = pool.submit(httpx.post, f"{base}/retrieve", json={"question": "slow gate code"}, timeout=60,
+                               headers={"Authorization": f"Bearer {key}"})
+            time.sleep(0.5)
+            # Shed at the door: 503, not the 401 that looking the key up (a database round trip) would give.
+            refused = httpx.post(f"{base}/retrieve", json={"question": "gate"}, timeout=60,
+                                 headers={"Authorization": "Bearer no-such-key"})
+            busy.result()
+        assert refused.status_code == 503 and refused.headers["Retry-After"] == "1"
+
+
+def test_models_load_before_serving_in_one_thread_and_never_under_requests(corpus_app_db, key, minilm, monkeypatch):
+    import skops.io
+
+    loads, real = [], skops.io.loads
+    monkeypatch.setattr(skops.io, "loads", lambda *a, **kw: loads.append(threading.get_ident()) or real(*a, **kw))
+    app = create_app(SETTINGS, database=corpus_app_db, embedder=minilm)
+    at_start = list(loads)
+    # Two threads parsing model files at once crashed start-up (CPython 3.11's AST builder is not thread-safe).
+    assert len(at_start) >= 2 and set(at_start) == {threading.get_ident()}
+    with serve(app, "/healthz") as base:
+        with ThreadPoolExecutor(8) as pool:
+            codes = list(pool.map(lambda q: httpx.post(f"{base}/query", json={"question": q}, timeout=120,
+                                                       headers={"Authorization": f"Bearer {key}"}).status_code,
+                                  ["gate code", "remote work days", "parental leave", "holidays"] * 2))
+    assert codes == [200] * 8 and loads == at_start
