@@ -83,6 +83,10 @@ class OnnxMiniLM:
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads or min(os.cpu_count() or 1, 4)
         options.inter_op_num_threads = 1
+        # onnxruntime's arena keeps the largest buffers any run needed, per concurrent run, for the life of the
+        # process: 64 paragraphs took the process from 245 MiB to 1 GiB and it never came back; without the arena
+        # the same embedding is as fast (benchmarks/results/*-load-*.md).
+        options.enable_cpu_mem_arena = False
         self._session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
         self._tokenizer = load_tokenizer()
 

@@ -178,6 +178,8 @@ def test_serve_answers_with_a_created_key(external_env, tmp_path):
                 time.sleep(0.5)
         assert response is not None and response.status_code == 200
         assert response.json()["hits"][0]["source_path"] == "faq.md"
+        # Re-executed with two malloc arenas, under the same pid the caller knows.
+        assert b"MALLOC_ARENA_MAX=2" in Path(f"/proc/{proc.pid}/environ").read_bytes().split(b"\0")
     finally:
         proc.terminate()
         proc.wait(30)
