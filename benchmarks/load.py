@@ -121,6 +121,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--idle", type=float, default=30, help="seconds of quiet before the last memory reading")
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--max-in-flight", type=int, help="the server's RAG_MAX_IN_FLIGHT (default: its setting)")
     args = parser.parse_args()
     url = golden_database(get_embedder("minilm"))
     cases = [c for c in load_golden(GOLDEN, "dev") if c.expect == "answer" and not c.history and not c.documents]
@@ -128,7 +129,7 @@ def main() -> None:
     questions = [c.question for c in cases if (c.tenant.organization, tuple(c.tenant.rooftops)) == tenant]
     with db.connect(url, autocommit=True) as conn:
         key = apikeys.create_key(conn, tenant[0], list(tenant[1]), "benchmarks.load")
-    server = start_server(url, args.port, None)
+    server = start_server(url, args.port, args.max_in_flight)
     base = f"http://127.0.0.1:{args.port}"
     try:
         started = rss_mib(server.pid)

@@ -36,8 +36,9 @@ class Settings(BaseModel):
     embed_threads: int = env_field(0, "RAG_EMBED_THREADS", "onnxruntime threads; 0: it picks", ge=0, le=64)
     max_question_chars: int = env_field(2000, "RAG_MAX_QUESTION_CHARS", "longest question plus history accepted",
                                         ge=1, le=100_000)
-    max_in_flight: int = env_field(8, "RAG_MAX_IN_FLIGHT", "queries and retrievals worked on at once by one server; "
-                                   "beyond it a fast 503 with Retry-After", ge=1, le=1000)
+    max_in_flight: int = env_field(0, "RAG_MAX_IN_FLIGHT", "requests worked on at once by one server, beyond it a fast "
+                                   "503 with Retry-After; 0: one per CPU core (answering is CPU-bound; raise it for a "
+                                   "remote generator or embedder)", ge=0, le=1000)
     api_host: str = env_field("127.0.0.1", "RAG_API_HOST", "address `rag serve` binds")
     api_port: int = env_field(8000, "RAG_API_PORT", "port `rag serve` binds", ge=1, le=65535)
     generator_api_key: str | None = env_field(None, "RAG_GENERATOR_API_KEY",

@@ -3,6 +3,7 @@
 # No `from __future__ import annotations`: FastAPI resolves the Depends(tenant) annotations at definition time.
 
 import asyncio
+import os
 import statistics
 import threading
 import time
@@ -81,7 +82,9 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
         description="Tenant-scoped hybrid retrieval over an organization's documents, with page citations.",
         lifespan=lifespan,
     )
-    app.add_middleware(Admission, limit=settings.max_in_flight)
+    # One per core by default: at 200 clients on 2 cores, 8 in flight served p95 10.9 s and 2 served 4.0 s at the same
+    # throughput (benchmarks/results/2026-12-03-load*.md); more threads only share the GIL and the cores.
+    app.add_middleware(Admission, limit=settings.max_in_flight or os.cpu_count() or 2)
     app.add_middleware(ServerErrors)  # added last, so outermost: it also catches what fails in Admission
 
     @app.exception_handler(RequestValidationError)

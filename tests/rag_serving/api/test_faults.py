@@ -142,7 +142,8 @@ def test_models_load_before_serving_in_one_thread_and_never_under_requests(corpu
 
     loads, real = [], skops.io.loads
     monkeypatch.setattr(skops.io, "loads", lambda *a, **kw: loads.append(threading.get_ident()) or real(*a, **kw))
-    app = create_app(SETTINGS, database=corpus_app_db, embedder=minilm)
+    settings = load_settings({"RAG_HOME": "/tmp/unused", "RAG_MAX_IN_FLIGHT": "8"})
+    app = create_app(settings, database=corpus_app_db, embedder=minilm)
     at_start = list(loads)
     # Two threads parsing model files at once crashed start-up (CPython 3.11's AST builder is not thread-safe).
     assert len(at_start) >= 2 and set(at_start) == {threading.get_ident()}
