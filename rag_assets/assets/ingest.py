@@ -35,7 +35,8 @@ def source_documents(context: AssetExecutionContext, database: PostgresResource)
     """The stored file opened and checked: type, readability, encryption, page count. Bad files fail here, alone."""
     with database.connect() as conn:
         try:
-            report = steps.validate_step(conn, context.partition_key, run_id=context.run_id)
+            with steps.guarded(conn, context.partition_key, "validate", context.run_id):
+                report = steps.validate_step(conn, context.partition_key, run_id=context.run_id)
         except IngestError as exc:
             raise _failure(exc) from exc
     return MaterializeResult(metadata=_metadata(report))
@@ -51,9 +52,10 @@ def pages(context: AssetExecutionContext, database: PostgresResource, ocr: OcrRe
 
     with database.connect() as conn:
         try:
-            report = steps.pages_step(
-                conn, context.partition_key, ocr_enabled=ocr.enabled, run_id=context.run_id, progress=progress
-            )
+            with steps.guarded(conn, context.partition_key, "pages", context.run_id):
+                report = steps.pages_step(
+                    conn, context.partition_key, ocr_enabled=ocr.enabled, run_id=context.run_id, progress=progress
+                )
         except IngestError as exc:
             raise _failure(exc) from exc
     for warning in report.warnings:

@@ -105,7 +105,7 @@ def docs(org, rooftop) -> None:
     say(f"{'tenant':<18} {'source':<34} {'kind':<9} {'published':<10} {'pages':>5} {'sect':>5} {'chunks':>6}  sha256")
     for d in rows:
         extra = [f"{d['ocr_pages']} OCR"] * bool(d["ocr_pages"]) + [f"{d['unreadable_pages']} unreadable"] * bool(
-            d["unreadable_pages"])
+            d["unreadable_pages"]) + ["no text: never found by a search"] * (not d["chunks"])
         say(f"{d['organization_id'] + '/' + d['rooftop_id']:<18} {d['source_path'][:34]:<34} {(d['kind'] or '-'):<9} "
             f"{str(d['published_on'] or '-'):<10} {d['page_count'] or 0:>5} {d['sections']:>5} {d['chunks']:>6}  "
             f"{d['sha256'][:12]}{'  (' + ', '.join(extra) + ')' if extra else ''}")

@@ -156,7 +156,8 @@ DOT_LEADER = re.compile(r"[ \t]*(?:\.[ \t]*){4,}")  # "....." and ".  .  .  ." a
 
 
 def normalize_page_text(text: str) -> str:
-    text = DOT_LEADER.sub(LEADER, text)
+    # A PDF's broken font map can extract NUL characters, which PostgreSQL text cannot hold.
+    text = DOT_LEADER.sub(LEADER, text.replace("\x00", ""))
     lines = [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
     text = textwrap.dedent("\n".join(lines))
     text = re.sub(r"\n{3,}", "\n\n", text)
@@ -283,6 +284,9 @@ def read_text_file(file_name: str, data: bytes, media_type: str) -> ExtractedDoc
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise NotUtf8Text(file_name, f"not UTF-8 text (byte {exc.start}): {exc.reason}") from exc
+    if "\x00" in text:
+        # Valid UTF-8, yet no text file holds NUL: UTF-16 without a byte-order mark, or binary data.
+        raise NotUtf8Text(file_name, f"not UTF-8 text (NUL at byte {data.index(0)}): binary data or UTF-16?")
     # A form feed is the plain-text convention for a page break.
     raw_pages = text.split("\f")
     pages = [

@@ -145,15 +145,20 @@ def detect_sections(doc: DocText, outline: list[OutlineEntry], media_type: str) 
 
 
 def top_level_segments(doc: DocText, sections: list[Section]) -> list[tuple[int, int]]:
-    """Character ranges no chunk may cross: the preamble before the first section, then each top-level section."""
-    tops = [s for s in sections if s.parent is None]
+    """Character ranges no chunk may cross: the preamble before the first section, then each top-level section.
+    Disjoint by construction: an outline can list one passage under two top-level entries (a filing's bookmarks
+    repeated, or two for one page), and chunking it twice gave two chunks with the same content id."""
+    tops = sorted((s for s in sections if s.parent is None), key=lambda s: (s.start, -s.end))
     bounds: list[tuple[int, int]] = []
     first = tops[0].start if tops else len(doc.text)
     if doc.text[:first].strip():
         bounds.append((0, first))
+    covered = first
     for s in tops:
-        if s.end > s.start:
-            bounds.append((s.start, s.end))
+        start = max(s.start, covered)
+        if s.end > start:
+            bounds.append((start, s.end))
+            covered = s.end
     return bounds
 
 

@@ -284,6 +284,12 @@ def chunks_step(
                         for c in spans
                     ],
                 )
+            if not spans:
+                # It goes live (a retry would find nothing either), but a search can never return it: say so.
+                record_error(conn, doc, "chunks", "NoText",
+                             f"{doc['file_name']}: no text on any of its {len(text.page_texts)} pages (blank, or images "
+                             "OCR could not read); it is live but nothing in it can be found", severity="warning",
+                             run_id=run_id)
         report.add("chunks", len(spans))
         report.add("tokens", sum(c.token_count for c in spans))
         report.add("multi_page_chunks", sum(c.page_end > c.page_start for c in spans))

@@ -85,13 +85,17 @@ def test_each_bad_file_fails_alone_and_the_rest_of_the_batch_ingests(database_ur
         "open-encrypted.pdf": encrypted(HANDBOOK_V2, ""),
         "zero.pdf": zero_page_pdf(),
         "notes.md": b"# Notes\n\nThe canteen opens at 8.\n",
+        "nul.md": b"# Notes\n\nThe canteen \x00 opens at 8.\n",
+        "utf16.md": "# Notes\n\nThe canteen opens at 8.\n".encode("utf-16-le"),
+        "blank.pdf": text_pdf(["", "", ""]),
     }
     targets = [Target(write(tmp_path, n, d), "acme", "hq", n) for n, d in files.items()]
     batch = run_batch(database_url, targets)
     states = {o.target.source_path: o.state for o in batch.outcomes}
-    assert {n for n, s in states.items() if s == "new"} == {"good.pdf", "open-encrypted.pdf", "notes.md"}
+    assert {n for n, s in states.items() if s == "new"} == {"good.pdf", "open-encrypted.pdf", "notes.md", "blank.pdf"}
     failed = {n for n, s in states.items() if s == "failed"}
-    assert failed == {"empty.pdf", "fake.pdf", "truncated.pdf", "corrupt.pdf", "locked.pdf", "zero.pdf"}
+    assert failed == {"empty.pdf", "fake.pdf", "truncated.pdf", "corrupt.pdf", "locked.pdf", "zero.pdf", "nul.md",
+                      "utf16.md"}
     errors = {r["source_path"]: r for r in conn.execute("SELECT * FROM ingest_errors WHERE severity = 'error'").fetchall()}
     assert set(errors) == failed
     assert errors["empty.pdf"]["error_class"] == "EmptyFile"
@@ -100,10 +104,17 @@ def test_each_bad_file_fails_alone_and_the_rest_of_the_batch_ingests(database_ur
     assert errors["corrupt.pdf"]["error_class"] == "CorruptPdf"
     assert errors["locked.pdf"]["error_class"] == "PasswordProtectedPdf"
     assert errors["zero.pdf"]["error_class"] == "NoPages"
+    assert errors["nul.md"]["error_class"] == errors["utf16.md"]["error_class"] == "NotUtf8Text"
+    assert "NUL at byte" in errors["nul.md"]["message"]
+    # Blank pages go live, flagged: nothing in them can ever be found.
+    warned = conn.execute("SELECT error_class, message FROM ingest_errors WHERE severity = 'warning' "
+                          "AND source_path = 'blank.pdf'").fetchall()
+    assert [w["error_class"] for w in warned] == ["NoText"] and "no text on any of its 3 pages" in warned[0]["message"]
     for name, row in errors.items():
         assert row["message"].startswith(f"{name}: ")
     statuses = {r["source_path"]: r["status"] for r in conn.execute("SELECT source_path, status FROM documents")}
-    assert statuses["good.pdf"] == "live" and statuses["locked.pdf"] == "failed"
+    assert statuses["good.pdf"] == statuses["blank.pdf"] == "live" and statuses["locked.pdf"] == "failed"
+    assert "building" not in statuses.values()
 
 
 def test_failed_file_message_reaches_the_dagster_run(database_url, tmp_path):
@@ -278,3 +289,18 @@ def test_token_vectors_are_stored_per_chunk_and_reused_for_unchanged_bodies(data
     # The superseded version's vectors went with its chunks.
     assert conn.execute("SELECT count(*) AS n FROM chunk_token_vectors v LEFT JOIN chunks c ON c.id = v.chunk_id "
                         "WHERE c.id IS NULL").fetchone()["n"] == 0
+
+
+def test_a_pdf_whose_outline_repeats_and_overlaps_itself_ingests_once_per_passage(database_url, conn, tmp_path):
+    body = ["Contents\nOverview of the quarter", "Revenue rose 4 percent to 3.6 billion dollars.\n" * 12,
+            "Net income was 0.3 billion dollars.\n" * 12]
+    # What a filing's bookmarks can look like: the same entry twice, two entries for one page, out of page order.
+    outline = [("Overview", 0, 0), ("Results", 0, 1), ("Revenue", 0, 1), ("Results", 0, 1), ("Income", 0, 2),
+               ("Overview", 0, 0)]
+    path = write(tmp_path, "earnings.pdf", text_pdf(body, outline=outline))
+    outcome = run_batch(database_url, [Target(path, "acme", "hq", "earnings.pdf")]).outcomes[0]
+    assert outcome.state == "new", outcome.message
+    rows = conn.execute("SELECT char_start, char_end, page_start, body FROM chunks ORDER BY page_start, char_start").fetchall()
+    spans = [(r["page_start"], r["char_start"], r["char_end"]) for r in rows]
+    assert len(spans) == len(set(spans))  # no passage chunked twice
+    assert sum("Net income" in r["body"] for r in rows) >= 1 and sum("Revenue rose" in r["body"] for r in rows) >= 1

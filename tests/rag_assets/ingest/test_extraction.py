@@ -116,3 +116,7 @@ def test_page_over_pypdf_safety_limit_is_unreadable_and_the_rest_still_reads():
     assert [p.unreadable for p in doc.pages] == [False, True, False]
     assert doc.pages[2].text == "Quiet page three"
     assert any("busy.pdf: page 2" in w and "safety limits" in w for w in doc.warnings)
+
+
+def test_nul_characters_a_pdf_extracts_are_dropped_as_postgresql_text_cannot_hold_them():
+    assert ex.normalize_page_text("Net\x00 income\x00") == "Net income"
