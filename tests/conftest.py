@@ -34,7 +34,7 @@ def database_url(pg_server_url: str) -> str:
     migrate(url)
     yield url
     with psycopg.connect(pg_server_url, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
 
 
 @pytest.fixture

@@ -55,6 +55,8 @@ def run_ingest(targets, s: Settings, *, kind: str | None = None, published_on: s
     resources["database"] = resources["database"].model_copy(update={"url": url})
     batch = ingest_targets(targets, url=url, resources=resources, instance=DagsterInstance.get(),
                            kind=kind, published_on=published_on, say=say)
+    if batch.stopped:
+        return batch
     # Files ingested before late interaction existed are skipped as unchanged; give their chunks token vectors.
     with connect(url, autocommit=True) as conn:
         report = backfill_token_vectors(conn, resources["embedder"].get())
@@ -88,7 +90,7 @@ def ingest(paths, org, rooftop, kind, published_on, tenant_folders, allow_failur
     started = time.perf_counter()
     batch = run_ingest(targets, s, kind=kind, published_on=published_on)
     say(batch_line(batch, time.perf_counter() - started))
-    if batch.count("failed") and not allow_failures:
+    if batch.stopped or (batch.count("failed") and not allow_failures):
         raise click.exceptions.Exit(2)
 
 

@@ -7,12 +7,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import psycopg
 from dagster import DagsterInstance, materialize
 
 from rag_assets.assets.ingest import ingest_assets
 from rag_assets.ingest.extraction import SUFFIX_TYPES, IngestError
 from rag_assets.ingest.queries import sql_text
 from rag_assets.ingest.registration import RegistrationError, register_file
+from rag_assets.ingest.stale import fail_stale_runs, owner_tags
 from rag_assets.partitions import files_partitions
 from rag_serving.store import bootstrap as db
 from rag_serving.store import catalog
@@ -44,6 +46,7 @@ class FileOutcome:
 @dataclass
 class BatchResult:
     outcomes: list[FileOutcome] = field(default_factory=list)
+    stopped: str | None = None  # why the batch ended before its last file
 
     def count(self, state: str) -> int:
         return sum(o.state == state for o in self.outcomes)
@@ -55,6 +58,14 @@ class BatchResult:
     @property
     def pages(self) -> int:
         return sum(o.pages for o in self.outcomes if o.state != "failed")
+
+
+def reachable(url: str) -> bool:
+    try:
+        with psycopg.connect(url, connect_timeout=5):
+            return True
+    except psycopg.OperationalError:
+        return False
 
 
 def tenant_folder_targets(root: Path) -> list[Target]:
@@ -110,56 +121,71 @@ def ingest_targets(
     say: Callable[[str], None] = lambda line: None,
 ) -> BatchResult:
     batch = BatchResult()
+    stale = fail_stale_runs(instance)
+    if stale:
+        say(f"{len(stale)} run(s) left unfinished by an ingest that died were marked failed: "
+            + ", ".join(r[:8] for r in stale))
     digest = resources["chunker"].digest(resources["tokenizer"].load())
     width = len(str(len(targets)))
     pad = " " * (2 * width + 4)
     with db.connect(url, autocommit=True) as conn:
         for i, t in enumerate(targets, start=1):
-            label = f"[{i:>{width}}/{len(targets)}] {t.organization_id}/{t.rooftop_id} {t.source_path}"
             try:
-                reg = register_file(
-                    conn, t.path, organization_id=t.organization_id, rooftop_id=t.rooftop_id,
-                    source_path=t.source_path, digest=digest, kind=kind, published_on=published_on,
+                label = f"[{i:>{width}}/{len(targets)}] {t.organization_id}/{t.rooftop_id} {t.source_path}"
+                try:
+                    reg = register_file(
+                        conn, t.path, organization_id=t.organization_id, rooftop_id=t.rooftop_id,
+                        source_path=t.source_path, digest=digest, kind=kind, published_on=published_on,
+                    )
+                except (RegistrationError, IngestError, OSError) as exc:
+                    batch.outcomes.append(FileOutcome(t, "failed", message=str(exc)))
+                    say(f"{label}: FAILED to register: {exc}")
+                    continue
+                if reg.state == "unchanged":
+                    batch.outcomes.append(FileOutcome(t, "unchanged", reg.document_id, reg.sha256))
+                    say(f"{label}: unchanged (sha256 {reg.sha256[:12]} already live), skipped")
+                    continue
+                say(f"{label}: {reg.state}, sha256 {reg.sha256[:12]}")
+                if not instance.has_dynamic_partition(files_partitions.name, reg.sha256):
+                    instance.add_dynamic_partitions(files_partitions.name, [reg.sha256])
+                t0 = time.perf_counter()
+                result = materialize(
+                    ingest_assets,
+                    partition_key=reg.sha256,
+                    instance=instance,
+                    resources=resources,
+                    run_config=QUIET_RUN_CONFIG,
+                    tags={"rag/organization": t.organization_id, "rag/rooftop": t.rooftop_id, "rag/source": t.source_path,
+                          **owner_tags()},
+                    raise_on_error=False,
                 )
-            except (RegistrationError, IngestError, OSError) as exc:
-                batch.outcomes.append(FileOutcome(t, "failed", message=str(exc)))
-                say(f"{label}: FAILED to register: {exc}")
-                continue
-            if reg.state == "unchanged":
-                batch.outcomes.append(FileOutcome(t, "unchanged", reg.document_id, reg.sha256))
-                say(f"{label}: unchanged (sha256 {reg.sha256[:12]} already live), skipped")
-                continue
-            say(f"{label}: {reg.state}, sha256 {reg.sha256[:12]}")
-            if not instance.has_dynamic_partition(files_partitions.name, reg.sha256):
-                instance.add_dynamic_partitions(files_partitions.name, [reg.sha256])
-            t0 = time.perf_counter()
-            result = materialize(
-                ingest_assets,
-                partition_key=reg.sha256,
-                instance=instance,
-                resources=resources,
-                run_config=QUIET_RUN_CONFIG,
-                tags={"rag/organization": t.organization_id, "rag/rooftop": t.rooftop_id, "rag/source": t.source_path},
-                raise_on_error=False,
-            )
-            seconds = time.perf_counter() - t0
-            row = conn.execute(sql_text("document_result"), (reg.document_id,)).fetchone()
-            notes = catalog.recent_errors(conn, limit=50, document_id=reg.document_id)
-            if result.success and row and row["status"] == "live":
-                pages = row["page_count"] or 0
-                steps = _step_metadata(result)
-                batch.outcomes.append(FileOutcome(t, reg.state, reg.document_id, reg.sha256, pages=pages,
-                                                  seconds=seconds, steps=steps))
-                cache = steps.get("embeddings", {})
-                say(f"{pad}live: {pages} pages, {row['sections']} sections, {row['chunks']} chunks "
-                    f"in {seconds:.1f} s ({pages / seconds:.1f} pages/s); embedding cache "
-                    f"{cache.get('cache_hits', 0)} hits / {cache.get('cache_misses', 0)} misses")
-                for n in notes:
-                    if n["severity"] == "warning":
-                        say(f"{pad}warning: {n['message']}")
-            else:
-                errors = [n for n in notes if n["severity"] == "error"]
-                message = errors[0]["message"] if errors else _failure_message(result)
-                batch.outcomes.append(FileOutcome(t, "failed", reg.document_id, reg.sha256, message, seconds=seconds))
-                say(f"{pad}FAILED (run {result.run_id[:8]}): {message}")
+                seconds = time.perf_counter() - t0
+                row = conn.execute(sql_text("document_result"), (reg.document_id,)).fetchone()
+                notes = catalog.recent_errors(conn, limit=50, document_id=reg.document_id)
+                if result.success and row and row["status"] == "live":
+                    pages = row["page_count"] or 0
+                    steps = _step_metadata(result)
+                    batch.outcomes.append(FileOutcome(t, reg.state, reg.document_id, reg.sha256, pages=pages,
+                                                      seconds=seconds, steps=steps))
+                    cache = steps.get("embeddings", {})
+                    say(f"{pad}live: {pages} pages, {row['sections']} sections, {row['chunks']} chunks "
+                        f"in {seconds:.1f} s ({pages / seconds:.1f} pages/s); embedding cache "
+                        f"{cache.get('cache_hits', 0)} hits / {cache.get('cache_misses', 0)} misses")
+                    for n in notes:
+                        if n["severity"] == "warning":
+                            say(f"{pad}warning: {n['message']}")
+                else:
+                    errors = [n for n in notes if n["severity"] == "error"]
+                    message = errors[0]["message"] if errors else _failure_message(result)
+                    batch.outcomes.append(FileOutcome(t, "failed", reg.document_id, reg.sha256, message, seconds=seconds))
+                    say(f"{pad}FAILED (run {result.run_id[:8]}): {message}")
+            except Exception as exc:
+                if reachable(url):
+                    raise
+                # The database went away: one clear line and the summary, not a retry loop per remaining file.
+                batch.stopped = f"the database is unreachable ({type(exc).__name__}: {str(exc).strip()[:200]})"
+                batch.outcomes.append(FileOutcome(t, "failed", message=batch.stopped))
+                say(f"{label}: STOPPED: {batch.stopped}; {i - 1} of {len(targets)} files were done; run the "
+                    "same command when it is back (finished files are skipped)")
+                break
     return batch

@@ -2,7 +2,10 @@
 
 from pathlib import Path
 
+import psycopg
 import pytest
+from psycopg import sql
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from dagster import DagsterInstance, materialize
 
 from rag_assets.assets.ingest import chunks, ingest_assets, pages, sections, source_documents
@@ -304,3 +307,22 @@ def test_a_pdf_whose_outline_repeats_and_overlaps_itself_ingests_once_per_passag
     spans = [(r["page_start"], r["char_start"], r["char_end"]) for r in rows]
     assert len(spans) == len(set(spans))  # no passage chunked twice
     assert sum("Net income" in r["body"] for r in rows) >= 1 and sum("Revenue rose" in r["body"] for r in rows) >= 1
+
+
+def test_when_the_database_goes_away_mid_batch_the_ingest_stops_with_one_line_and_a_summary(database_url, tmp_path):
+    targets = [Target(write(tmp_path, f"{n}.md", f"# {n}\n\nThe {n} opens at 8.\n".encode()), "acme", "hq", f"{n}.md")
+               for n in ("canteen", "gym", "library")]
+    lines = []
+
+    def say(line):
+        lines.append(line)
+        if "live:" in line:  # the first file is in; now the database disappears for good
+            with psycopg.connect(make_conninfo(database_url, dbname="postgres"), autocommit=True) as admin:
+                admin.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(
+                    sql.Identifier(conninfo_to_dict(database_url)["dbname"])))
+
+    batch = ingest_targets(targets, url=database_url, resources=resources_for(database_url),
+                           instance=DagsterInstance.ephemeral(), say=say)
+    assert batch.stopped and "database is unreachable" in batch.stopped
+    assert [o.state for o in batch.outcomes] == ["new", "failed"]  # the third file is not attempted
+    assert sum("STOPPED" in line for line in lines) == 1 and "1 of 3 files were done" in lines[-1]
