@@ -58,40 +58,62 @@ def start_server(url: str, port: int, max_in_flight: int | None) -> subprocess.P
     raise SystemExit("the server did not answer /healthz within 300 s")
 
 
-async def alone(base: str, key: str, questions: list[str], n: int) -> list[float]:
-    out = []
+ENDPOINTS = ("/query", "/retrieve")
+
+
+def essence(path: str, body: dict) -> str:
+    """What must not change with load: the route, confidence, cited sentences and sources of an answer; the ranked
+    chunk ids of a retrieval. Timings aside."""
+    if path == "/retrieve":
+        return json.dumps([h["chunk_id"] for h in body["hits"]])
+    return json.dumps([body["route"], body["confidence"], body["answer"], [s["chunk_id"] for s in body["sources"]]])
+
+
+async def alone(base: str, key: str, questions: list[str]) -> tuple[dict, list[float]]:
+    """Each question to each endpoint, one request at a time: the reference answers and the unloaded latencies."""
+    refs, out = {}, []
     async with httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {key}"}, timeout=120) as client:
-        for i in range(n):
-            t0 = time.perf_counter()
-            r = await client.post("/query", json={"question": questions[i % len(questions)]})
-            r.raise_for_status()
-            out.append((time.perf_counter() - t0) * 1000)
-    return out
+        for q in questions:
+            for path in ENDPOINTS:
+                t0 = time.perf_counter()
+                r = await client.post(path, json={"question": q})
+                r.raise_for_status()
+                out.append((time.perf_counter() - t0) * 1000)
+                refs[path, q] = essence(path, r.json())
+    return refs, out
 
 
-async def flood(base: str, key: str, questions: list[str], clients: int, seconds: float, server_pid: int) -> dict:
-    """`clients` clients, each on its own connection, asking one question after another for `seconds`; a prober
-    asks /healthz every half second meanwhile."""
+async def flood(base: str, key: str, questions: list[str], refs: dict, clients: int, seconds: float,
+                server_pid: int, *, retry: bool) -> dict:
+    """`clients` clients, each on its own connection, alternating /query and /retrieve for `seconds`; a prober asks
+    /healthz every half second meanwhile. With `retry`, a 503 is waited out (Retry-After) and asked again, as a
+    well-behaved client does; an error is anything else that is not a 200, and a 200 that differs from the answer
+    given to the same request alone is a mismatch."""
     codes: collections.Counter = collections.Counter()
-    served, refused, health, health_codes, peak = [], [], [], collections.Counter(), [0.0]
+    served, refused, health, health_codes, peak, mismatches = [], [], [], collections.Counter(), [0.0], []
     stop = time.monotonic() + seconds
     limits = httpx.Limits(max_connections=clients + 1, max_keepalive_connections=clients + 1)
 
     async def client(i: int, http: httpx.AsyncClient) -> None:
         n = i
         while time.monotonic() < stop:
+            q, path = questions[n % len(questions)], ENDPOINTS[n % 2]
             t0 = time.perf_counter()
             try:
-                r = await http.post("/query", json={"question": questions[n % len(questions)]})
+                r = await http.post(path, json={"question": q})
                 code = r.status_code
             except httpx.HTTPError as exc:
                 code = type(exc).__name__
             ms = (time.perf_counter() - t0) * 1000
             codes[code] += 1
             (served if code == 200 else refused).append(ms)
-            n += clients
+            if code == 200 and essence(path, r.json()) != refs[path, q]:
+                mismatches.append((path, q))
             if code == 503:
                 await asyncio.sleep(float(r.headers.get("Retry-After", 1)))
+                if retry:
+                    continue
+            n += clients
 
     async def prober(http: httpx.AsyncClient) -> None:
         while time.monotonic() < stop:
@@ -108,16 +130,19 @@ async def flood(base: str, key: str, questions: list[str], clients: int, seconds
                                  limits=limits) as http, httpx.AsyncClient(base_url=base, timeout=60) as probe:
         await asyncio.gather(prober(probe), *(client(i, http) for i in range(clients)))
     return {"clients": clients, "seconds": seconds, "codes": {str(k): v for k, v in sorted(codes.items(), key=str)},
+            "errors": sum(v for k, v in codes.items() if k not in (200, 503)), "mismatches": len(mismatches),
             "served_per_s": round(len(served) / seconds, 2),
-            "served_ms_p50": pct(served, 50), "served_ms_p95": pct(served, 95),
-            "refused_ms_p50": pct(refused, 50), "refused_ms_p95": pct(refused, 95),
-            "healthz": {str(k): v for k, v in health_codes.items()}, "healthz_ms_p95": pct(health, 95),
-            "healthz_ms_max": pct(health, 100), "rss_peak_mib": round(peak[0], 1)}
+            "served_ms": {"p50": pct(served, 50), "p95": pct(served, 95), "p99": pct(served, 99)},
+            "refused_ms": {"p50": pct(refused, 50), "p95": pct(refused, 95), "p99": pct(refused, 99)},
+            "healthz": {str(k): v for k, v in health_codes.items()},
+            "healthz_ms": {"p95": pct(health, 95), "max": pct(health, 100)}, "rss_peak_mib": round(peak[0], 1)}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--clients", type=int, default=200)
+    parser.add_argument("--steady-clients", type=int, default=50, help="clients that wait out each 503 and retry")
+    parser.add_argument("--steady-seconds", type=float, default=120)
+    parser.add_argument("--clients", type=int, default=200, help="clients of the flood (a 503 is not retried)")
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--idle", type=float, default=30, help="seconds of quiet before the last memory reading")
     parser.add_argument("--port", type=int, default=8765)
@@ -133,33 +158,36 @@ def main() -> None:
     base = f"http://127.0.0.1:{args.port}"
     try:
         started = rss_mib(server.pid)
-        single = asyncio.run(alone(base, key, questions, 2 * len(questions)))
-        after_single = rss_mib(server.pid)
+        refs, single = asyncio.run(alone(base, key, questions))
+        warm = rss_mib(server.pid)
         health_idle = []
         for _ in range(20):
             t0 = time.perf_counter()
             httpx.get(f"{base}/healthz", timeout=10)
             health_idle.append((time.perf_counter() - t0) * 1000)
-        loaded = asyncio.run(flood(base, key, questions, args.clients, args.seconds, server.pid))
-        after_flood = rss_mib(server.pid)
+        steady = asyncio.run(flood(base, key, questions, refs, args.steady_clients, args.steady_seconds, server.pid,
+                                   retry=True))
+        loaded = asyncio.run(flood(base, key, questions, refs, args.clients, args.seconds, server.pid, retry=False))
         time.sleep(args.idle)
         idle = rss_mib(server.pid)
         out = {
             "database": conninfo_to_dict(make_conninfo(url)).get("dbname"), "questions": len(questions),
-            "alone": {"requests": len(single), "ms_p50": pct(single, 50), "ms_p95": pct(single, 95)},
-            "healthz_idle_ms_p95": pct(health_idle, 95), "flood": loaded,
-            "rss_mib": {"started": round(started, 1), "after_one_client": round(after_single, 1),
-                        "peak": loaded["rss_peak_mib"], "after_flood": round(after_flood, 1),
+            "alone": {"requests": len(single), "ms": {"p50": pct(single, 50), "p95": pct(single, 95),
+                                                       "p99": pct(single, 99)}},
+            "healthz_idle_ms_p95": pct(health_idle, 95), "steady": steady, "flood": loaded,
+            "rss_mib": {"started": round(started, 1), "after_one_client": round(warm, 1),
+                        "peak": max(steady["rss_peak_mib"], loaded["rss_peak_mib"]),
                         f"after_{args.idle:g}s_idle": round(idle, 1)},
         }
         print(json.dumps(out, indent=1))
         ratio = lambda a, b: f"{a / b:.2f}x" if a and b else "n/a"  # noqa: E731
-        print(f"served p95 under {args.clients} clients vs one client alone: {loaded['served_ms_p95']} / "
-              f"{out['alone']['ms_p95']} ms = {ratio(loaded['served_ms_p95'], out['alone']['ms_p95'])}")
-        print(f"/healthz p95 while flooded vs idle: {loaded['healthz_ms_p95']} / {out['healthz_idle_ms_p95']} ms = "
-              f"{ratio(loaded['healthz_ms_p95'], out['healthz_idle_ms_p95'])}")
-        print(f"RSS after idle vs after one client: {idle:.0f} / {after_single:.0f} MiB = {ratio(idle, after_single)}")
-        print(f"5xx other than 503: {sum(v for k, v in loaded['codes'].items() if k.startswith('5') and k != '503')}")
+        for name, run in (("steady", steady), ("flood", loaded)):
+            print(f"{name}: {run['clients']} clients, {run['served_per_s']} served/s, {run['errors']} errors, "
+                  f"{run['mismatches']} answers differing from the same request alone; served p95 "
+                  f"{run['served_ms']['p95']} ms vs {out['alone']['ms']['p95']} ms alone = "
+                  f"{ratio(run['served_ms']['p95'], out['alone']['ms']['p95'])}; /healthz max {run['healthz_ms']['max']} ms "
+                  f"({ratio(run['healthz_ms']['max'], out['healthz_idle_ms_p95'])} idle p95)")
+        print(f"RSS after idle vs after one client: {idle:.0f} / {warm:.0f} MiB = {ratio(idle, warm)}")
     finally:
         server.terminate()
         server.wait(30)

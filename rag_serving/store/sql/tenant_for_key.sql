@@ -1,2 +1,3 @@
--- The tenant an active key grants (the request body never names one).
-SELECT organization_id, rooftop_ids FROM api_keys WHERE key_sha256 = %s AND revoked_at IS NULL
+-- The tenant an active key grants (the request body never names one), through the one function the serving role
+-- may call on api_keys.
+SELECT organization_id, rooftop_ids FROM app_tenant_for_key(%s)

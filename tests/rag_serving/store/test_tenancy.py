@@ -3,6 +3,7 @@
 import psycopg
 import pytest
 
+from rag_serving.store import apikeys
 from rag_serving.store import bootstrap as db
 from rag_serving.store.sessions import Tenant
 from tests.searching import legs
@@ -57,19 +58,51 @@ def test_a_key_for_two_rooftops_sees_both(corpus_app_db):
     assert rooftops == {"hq", "north-yard"}
 
 
-def test_inserting_a_row_for_another_tenant_is_refused(corpus_app_db):
-    with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
+@pytest.mark.parametrize("statement", [
+    "INSERT INTO documents (id, organization_id, rooftop_id, source_path, sha256, file_name, media_type, title, "
+    "pipeline_digest) VALUES ('x', 'acme', 'hq', 'x.md', repeat('0', 64), 'x.md', 'text/markdown', 'X', 'd')",
+    "INSERT INTO documents (id, organization_id, rooftop_id, source_path, sha256, file_name, media_type, title, "
+    "pipeline_digest) VALUES ('x', 'globex', 'main', 'x.md', repeat('0', 64), 'x.md', 'text/markdown', 'X', 'd')",
+    "UPDATE chunks SET body = 'changed'",
+    "UPDATE documents SET organization_id = 'globex'",
+    "DELETE FROM pages",
+    "DELETE FROM chunk_terms",
+])
+def test_the_serving_role_writes_no_content_not_even_its_own_tenants(corpus_app_db, statement):
+    with pytest.raises(psycopg.errors.InsufficientPrivilege, match="permission denied"):
         with corpus_app_db.session(ACME_HQ) as conn:
-            conn.execute(
-                "INSERT INTO documents (id, organization_id, rooftop_id, source_path, sha256, file_name, media_type, "
-                "title, pipeline_digest) VALUES ('x', 'globex', 'main', 'x.md', %s, 'x.md', 'text/markdown', 'X', 'd')",
-                ("0" * 64,))
+            conn.execute(statement)
 
 
-def test_moving_a_row_to_another_tenant_is_refused(corpus_app_db):
-    with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
+def test_the_serving_role_cannot_read_api_keys_only_look_one_up(corpus_app_db, corpus_db):
+    with db.connect(corpus_db, autocommit=True) as admin:
+        key = apikeys.create_key(admin, "globex", ["main"], "lookup test")
+    with corpus_app_db.anonymous() as conn:
+        assert apikeys.tenant_for_key(conn, key) == GLOBEX
+        assert apikeys.tenant_for_key(conn, key + "x") is None
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        with corpus_app_db.anonymous() as conn:
+            conn.execute("SELECT count(*) FROM api_keys")
+
+
+def test_a_rooftop_neither_reads_nor_writes_another_rooftops_web_search_log(corpus_app_db, corpus_db):
+    log = ("INSERT INTO web_fallbacks (organization_id, rooftop_id, query, provider, results) "
+           "VALUES (%s, %s, 'rooftop log test', 'p', 0)")
+    mine = "SELECT count(*) AS n FROM web_fallbacks WHERE query = 'rooftop log test'"
+    with db.connect(corpus_db, autocommit=True) as admin:
+        admin.execute(log, ("acme", "north-yard"))
+        admin.execute(log, ("acme", "hq,north-yard"))
+    try:
         with corpus_app_db.session(ACME_HQ) as conn:
-            conn.execute("UPDATE documents SET organization_id = 'globex'")
+            assert conn.execute(mine).fetchone()["n"] == 0
+        with corpus_app_db.session(Tenant("acme", ("hq", "north-yard"))) as conn:
+            assert conn.execute(mine).fetchone()["n"] == 2
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
+            with corpus_app_db.session(ACME_HQ) as conn:
+                conn.execute(log, ("acme", "north-yard"))
+    finally:
+        with db.connect(corpus_db, autocommit=True) as admin:
+            admin.execute("DELETE FROM web_fallbacks WHERE query = 'rooftop log test'")
 
 
 def test_serving_role_cannot_bypass_security_or_read_raw_files(corpus_db):
