@@ -70,16 +70,16 @@ def essence(path: str, body: dict) -> str:
     return json.dumps([body["route"], body["confidence"], body["answer"], [s["chunk_id"] for s in body["sources"]]])
 
 
-async def alone(base: str, key: str, questions: list[str]) -> tuple[dict, list[float]]:
+async def alone(base: str, key: str, questions: list[str]) -> tuple[dict, dict[str, list[float]]]:
     """Each question to each endpoint, one request at a time: the reference answers and the unloaded latencies."""
-    refs, out = {}, []
+    refs, out = {}, {path: [] for path in ENDPOINTS}
     async with httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {key}"}, timeout=120) as client:
         for q in questions:
             for path in ENDPOINTS:
                 t0 = time.perf_counter()
                 r = await client.post(path, json={"question": q})
                 r.raise_for_status()
-                out.append((time.perf_counter() - t0) * 1000)
+                out[path].append((time.perf_counter() - t0) * 1000)
                 refs[path, q] = essence(path, r.json())
     return refs, out
 
@@ -167,7 +167,8 @@ def main() -> None:
     base = f"http://127.0.0.1:{args.port}"
     try:
         started = rss_mib(server.pid)
-        refs, single = asyncio.run(alone(base, key, questions))
+        refs, each = asyncio.run(alone(base, key, questions))
+        single = [ms for values in each.values() for ms in values]
         warm = rss_mib(server.pid)
         health_idle = []
         for _ in range(20):
@@ -188,7 +189,8 @@ def main() -> None:
         out = {
             "database": conninfo_to_dict(make_conninfo(url)).get("dbname"), "questions": len(questions),
             "alone": {"requests": len(single), "ms": {"p50": pct(single, 50), "p95": pct(single, 95),
-                                                       "p99": pct(single, 99)}},
+                                                       "p99": pct(single, 99)},
+                      **{path: {"p50": pct(v, 50), "p95": pct(v, 95)} for path, v in each.items()}},
             "healthz_idle_ms_p95": pct(health_idle, 95), "steady": steady, "flood": loaded,
             "rss_mib": {"started": round(started, 1), "after_one_client": round(warm, 1),
                         "peak": max(steady["rss_peak_mib"], loaded["rss_peak_mib"]),
