@@ -26,10 +26,17 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
+# Snowball in pure Python costs ~0.1 ms a word, and a collection's vocabulary repeats: each word is stemmed once per
+# process (bounded: ~15 MB at most). lru_cache is thread-safe; the stemmer it calls is this thread's.
+@lru_cache(maxsize=100_000)
+def stem(word: str) -> str:
+    return stemmer().stemWord(word)
+
+
 # Every question stems the same retrieved chunks and sentences again. Bounded (keys are sentences and whole chunk
 # texts, ~3 KB at most with their stems: ~60 MB at worst) and frozen, so no caller can change what the next one reads.
 @lru_cache(maxsize=20_000)
 def stems(text: str) -> frozenset[str]:
     """Lower-cased Snowball stems of the non-stopwords in text."""
     tokens = [w.lower() for w in words(text)]
-    return frozenset(stemmer().stemWords([t for t in tokens if t not in ENGLISH_STOP_WORDS]))
+    return frozenset(stem(t) for t in tokens if t not in ENGLISH_STOP_WORDS)

@@ -4,7 +4,7 @@ or pysbd segmenter returned wrong output and raised under concurrent requests)."
 from concurrent.futures import ThreadPoolExecutor
 
 from rag_serving.answer.sentences import split_sentences
-from rag_serving.answer.text import stems
+from rag_serving.answer.text import stem, stems
 
 TEXTS = [
     "Full-time employees are entitled to sixteen weeks of parental leave at full pay.",
@@ -41,6 +41,7 @@ def test_the_shared_caches_answer_many_threads_as_the_uncached_functions_do():
     texts = [f"{t} Item {i}." for i, t in enumerate(TEXTS)]
     expected = [(stems.__wrapped__(t), split_sentences.__wrapped__(t)) for t in texts]
     stems.cache_clear()
+    stem.cache_clear()
     split_sentences.cache_clear()
     with ThreadPoolExecutor(8) as pool:
         for _ in range(3):
