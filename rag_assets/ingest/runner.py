@@ -62,7 +62,7 @@ class BatchResult:
 
 def reachable(url: str) -> bool:
     try:
-        with psycopg.connect(url, connect_timeout=5):
+        with db.connect(url, connect_timeout=5):
             return True
     except psycopg.OperationalError:
         return False
@@ -110,6 +110,54 @@ def _failure_message(result) -> str:
     return "run failed; see the Dagster UI"
 
 
+def _ingest_one(conn, t: Target, label: str, pad: str, *, digest: str, instance: DagsterInstance, resources: dict,
+                kind: str | None, published_on: str | None, say: Callable[[str], None]) -> FileOutcome:
+    """One file registered and, unless unchanged, run through the asset graph; its outcome, said in a line."""
+    try:
+        reg = register_file(
+            conn, t.path, organization_id=t.organization_id, rooftop_id=t.rooftop_id,
+            source_path=t.source_path, digest=digest, kind=kind, published_on=published_on,
+        )
+    except (RegistrationError, IngestError, OSError) as exc:
+        say(f"{label}: FAILED to register: {exc}")
+        return FileOutcome(t, "failed", message=str(exc))
+    if reg.state == "unchanged":
+        say(f"{label}: unchanged (sha256 {reg.sha256[:12]} already live), skipped")
+        return FileOutcome(t, "unchanged", reg.document_id, reg.sha256)
+    say(f"{label}: {reg.state}, sha256 {reg.sha256[:12]}")
+    if not instance.has_dynamic_partition(files_partitions.name, reg.sha256):
+        instance.add_dynamic_partitions(files_partitions.name, [reg.sha256])
+    t0 = time.perf_counter()
+    result = materialize(
+        ingest_assets,
+        partition_key=reg.sha256,
+        instance=instance,
+        resources=resources,
+        run_config=QUIET_RUN_CONFIG,
+        tags={"rag/organization": t.organization_id, "rag/rooftop": t.rooftop_id, "rag/source": t.source_path,
+              **owner_tags()},
+        raise_on_error=False,
+    )
+    seconds = time.perf_counter() - t0
+    row = conn.execute(sql_text("document_result"), (reg.document_id,)).fetchone()
+    notes = catalog.recent_errors(conn, limit=50, document_id=reg.document_id)
+    if result.success and row and row["status"] == "live":
+        pages = row["page_count"] or 0
+        steps = _step_metadata(result)
+        cache = steps.get("embeddings", {})
+        say(f"{pad}live: {pages} pages, {row['sections']} sections, {row['chunks']} chunks "
+            f"in {seconds:.1f} s ({pages / seconds:.1f} pages/s); embedding cache "
+            f"{cache.get('cache_hits', 0)} hits / {cache.get('cache_misses', 0)} misses")
+        for n in notes:
+            if n["severity"] == "warning":
+                say(f"{pad}warning: {n['message']}")
+        return FileOutcome(t, reg.state, reg.document_id, reg.sha256, pages=pages, seconds=seconds, steps=steps)
+    errors = [n for n in notes if n["severity"] == "error"]
+    message = errors[0]["message"] if errors else _failure_message(result)
+    say(f"{pad}FAILED (run {result.run_id[:8]}): {message}")
+    return FileOutcome(t, "failed", reg.document_id, reg.sha256, message, seconds=seconds)
+
+
 def ingest_targets(
     targets: list[Target],
     *,
@@ -127,58 +175,13 @@ def ingest_targets(
             + ", ".join(r[:8] for r in stale))
     digest = resources["chunker"].digest(resources["tokenizer"].load())
     width = len(str(len(targets)))
-    pad = " " * (2 * width + 4)
     with db.connect(url, autocommit=True) as conn:
         for i, t in enumerate(targets, start=1):
+            label = f"[{i:>{width}}/{len(targets)}] {t.organization_id}/{t.rooftop_id} {t.source_path}"
             try:
-                label = f"[{i:>{width}}/{len(targets)}] {t.organization_id}/{t.rooftop_id} {t.source_path}"
-                try:
-                    reg = register_file(
-                        conn, t.path, organization_id=t.organization_id, rooftop_id=t.rooftop_id,
-                        source_path=t.source_path, digest=digest, kind=kind, published_on=published_on,
-                    )
-                except (RegistrationError, IngestError, OSError) as exc:
-                    batch.outcomes.append(FileOutcome(t, "failed", message=str(exc)))
-                    say(f"{label}: FAILED to register: {exc}")
-                    continue
-                if reg.state == "unchanged":
-                    batch.outcomes.append(FileOutcome(t, "unchanged", reg.document_id, reg.sha256))
-                    say(f"{label}: unchanged (sha256 {reg.sha256[:12]} already live), skipped")
-                    continue
-                say(f"{label}: {reg.state}, sha256 {reg.sha256[:12]}")
-                if not instance.has_dynamic_partition(files_partitions.name, reg.sha256):
-                    instance.add_dynamic_partitions(files_partitions.name, [reg.sha256])
-                t0 = time.perf_counter()
-                result = materialize(
-                    ingest_assets,
-                    partition_key=reg.sha256,
-                    instance=instance,
-                    resources=resources,
-                    run_config=QUIET_RUN_CONFIG,
-                    tags={"rag/organization": t.organization_id, "rag/rooftop": t.rooftop_id, "rag/source": t.source_path,
-                          **owner_tags()},
-                    raise_on_error=False,
-                )
-                seconds = time.perf_counter() - t0
-                row = conn.execute(sql_text("document_result"), (reg.document_id,)).fetchone()
-                notes = catalog.recent_errors(conn, limit=50, document_id=reg.document_id)
-                if result.success and row and row["status"] == "live":
-                    pages = row["page_count"] or 0
-                    steps = _step_metadata(result)
-                    batch.outcomes.append(FileOutcome(t, reg.state, reg.document_id, reg.sha256, pages=pages,
-                                                      seconds=seconds, steps=steps))
-                    cache = steps.get("embeddings", {})
-                    say(f"{pad}live: {pages} pages, {row['sections']} sections, {row['chunks']} chunks "
-                        f"in {seconds:.1f} s ({pages / seconds:.1f} pages/s); embedding cache "
-                        f"{cache.get('cache_hits', 0)} hits / {cache.get('cache_misses', 0)} misses")
-                    for n in notes:
-                        if n["severity"] == "warning":
-                            say(f"{pad}warning: {n['message']}")
-                else:
-                    errors = [n for n in notes if n["severity"] == "error"]
-                    message = errors[0]["message"] if errors else _failure_message(result)
-                    batch.outcomes.append(FileOutcome(t, "failed", reg.document_id, reg.sha256, message, seconds=seconds))
-                    say(f"{pad}FAILED (run {result.run_id[:8]}): {message}")
+                batch.outcomes.append(_ingest_one(conn, t, label, " " * (2 * width + 4), digest=digest,
+                                                  instance=instance, resources=resources, kind=kind,
+                                                  published_on=published_on, say=say))
             except Exception as exc:
                 if reachable(url):
                     raise
