@@ -28,6 +28,7 @@ bench: install
 	$(BIN)/python -m benchmarks.ablation --set scifact
 	$(BIN)/python -m benchmarks.ablation --set mmlongbench
 	$(BIN)/python -m benchmarks.load
+	$(BIN)/python -m benchmarks.memory
 	$(BIN)/python -m benchmarks.faults
 
 # Retrain the learned reranker (SciFact train + golden dev) into rag_serving/models/; commit the result.

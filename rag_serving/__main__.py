@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> None:
         if "MALLOC_ARENA_MAX" not in os.environ:
             # glibc gives each request thread its own malloc arena and keeps what they freed: eight concurrent
             # queries left the server ~400 MiB larger for good; two arenas keep it at half that
-            # (docs/operations.md, memory). Read only at process start, hence the re-exec (same pid).
+            # (benchmarks/results/2026-12-03-memory.md). Read only at process start, hence the re-exec (same pid).
             os.execve(sys.executable, [sys.executable, "-m", "rag_serving", *(sys.argv[1:] if argv is None else argv)],
                       {**os.environ, "MALLOC_ARENA_MAX": "2"})
         uvicorn.run("rag_serving.api.app:create_app", factory=True, host=args.host, port=args.port, workers=args.workers)

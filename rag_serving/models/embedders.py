@@ -83,9 +83,9 @@ class OnnxMiniLM:
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads or min(os.cpu_count() or 1, 4)
         options.inter_op_num_threads = 1
-        # onnxruntime's arena keeps the largest buffers any run needed, per concurrent run, for the life of the
-        # process: 64 paragraphs took the process from 245 MiB to 1 GiB and it never came back; without the arena
-        # the same embedding is as fast (benchmarks/results/*-load-*.md).
+        # onnxruntime's arena keeps the largest buffers any run needed, for the life of the process: questions then
+        # long paragraphs took it from 392 to 1,167 MiB, and without the arena it stayed at 393 MiB, at some cost in
+        # speed on long inputs (benchmarks/results/2026-12-03-memory.md). A server's memory must stay bounded.
         options.enable_cpu_mem_arena = False
         self._session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
         self._tokenizer = load_tokenizer()
