@@ -22,6 +22,7 @@ from rag_assets.evaluation.answerability import auc
 from rag_assets.evaluation.golden import load_golden
 from rag_assets.evaluation.provenance import git_commit
 from rag_serving.models.embedders import get_embedder
+from rag_serving.answer.reading import blend
 from rag_serving.models.reader import ARTEFACT_FORMAT, MAX_TOKENS, AnswerReader
 from rag_serving.spec import DEFAULT_SPEC
 from rag_serving.store.sessions import APP_ROLE, Database
@@ -33,6 +34,7 @@ from .train_reranker import GOLDEN, golden_database
 BATCH = 32
 LEARNING_RATE = 4e-5
 WARMUP = 0.1
+BLENDS = (0.25, 0.5, 0.75, 1.0)
 
 
 def collect() -> tuple[list[rp.Pair], list[rp.Pair]]:
@@ -127,13 +129,18 @@ def unseen_report(scores: dict[str, float], golden: list[rp.Pair]) -> dict:
     reader_top = [max(ps, key=lambda p: scores[key(p)]).label for ps in answerable]
     formula_top = [max(ps, key=lambda p: p.formula).label for ps in answerable]
     y = [p.label for p in golden]
+    # The formula weighted by the reader, as `answer.reading.blend` ranks with weight w (w=1: the reader decides
+    # within what the formula scores alike; w=0: the formula alone).
+    blends = {f"top1_answers_blend_{w:g}": round(float(np.mean(
+        [max(ps, key=lambda p: blend(p.formula, scores[key(p)], w)).label for ps in answerable])), 4)
+        for w in BLENDS}
     return {"cases_with_an_answering_candidate": len(answerable),
             "top1_answers_reader": round(float(np.mean(reader_top)), 4),
             "top1_answers_formula": round(float(np.mean(formula_top)), 4),
             "reader_only": int(sum(r and not f for r, f in zip(reader_top, formula_top))),
             "formula_only": int(sum(f and not r for r, f in zip(reader_top, formula_top))),
             "pair_auc_reader": auc(y, [scores[key(p)] for p in golden]),
-            "pair_auc_formula": auc(y, [p.formula for p in golden])}
+            "pair_auc_formula": auc(y, [p.formula for p in golden])} | blends
 
 
 def key(p: rp.Pair) -> str:
@@ -170,12 +177,6 @@ def main() -> None:
     onnx_path = args.out.with_suffix(".onnx")
     export(model, onnx_path)
     blob = onnx_path.read_bytes()
-    # The int8 model against the fp32 one it came from, on golden dev's pairs.
-    sample = golden[:: max(1, len(golden) // 300)]
-    with torch.no_grad():
-        fp32 = model.predict([(p.question, p.sentence) for p in sample], batch_size=64, show_progress_bar=False)
-    int8 = AnswerReader(path=args.out, verify=False).scores_pairs([(p.question, p.sentence) for p in sample])
-    metrics["int8_vs_fp32_max_abs_diff"] = round(float(np.max(np.abs(np.asarray(fp32) - np.asarray(int8)))), 4)
     rows = sorted(key(p) + f"\x00{p.label}\x00{p.source}" for p in squad + golden)
     data = {
         "format": ARTEFACT_FORMAT,
@@ -191,6 +192,13 @@ def main() -> None:
                      "seconds": train_seconds, "commit": commit},
         "metrics": metrics,
     }
+    args.out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    # The int8 model (read back as served) against the fp32 one it came from, on golden dev's pairs.
+    sample = golden[:: max(1, len(golden) // 300)]
+    with torch.no_grad():
+        fp32 = model.predict([(p.question, p.sentence) for p in sample], batch_size=64, show_progress_bar=False)
+    int8 = AnswerReader(path=args.out).scores_pairs([(p.question, p.sentence) for p in sample])
+    metrics["int8_vs_fp32_max_abs_diff"] = round(float(np.max(np.abs(np.asarray(fp32) - np.asarray(int8)))), 4)
     args.out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     print(json.dumps(metrics, indent=1))
     print(f"wrote {args.out} and {onnx_path.name} ({len(blob):,} bytes; training digest {data['digest'][:12]})")
