@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: demo test ui bench train-reranker train-answerability train-reader install sysdeps db-stop clean
+.PHONY: demo test ui bench train-reranker train-answerability install sysdeps db-stop clean
 
 demo: install
 	$(BIN)/rag demo
@@ -38,11 +38,6 @@ train-reranker: install
 # Retrain learned answerability (SQuAD 2.0 train + golden dev) into rag_serving/models/; commit the result.
 train-answerability: install
 	$(BIN)/python -m benchmarks.train_answerability
-
-# Fine-tune the answer reader (cross-encoder, SQuAD 2.0 train + golden dev; ~30 min on 2 cores) into
-# rag_serving/models/answer_reader.{json,onnx}; commit the result.
-train-reader: install
-	$(BIN)/python -m benchmarks.train_reader
 
 install: sysdeps $(INSTALLED)
 

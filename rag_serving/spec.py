@@ -17,8 +17,8 @@ Sparse = Literal["bm25", "tsrank"]
 RERANKERS = ("none", "learned", "maxsim", "tei", "cross-encoder")
 EXPANSIONS = ("synonyms", "multi-query", "hyde")
 GENERATORS = ("extractive", "anthropic", "openai")
-ANSWERABILITY = ("formula", "learned", "reader")
-SELECTION = ("formula", "learned", "reader")
+ANSWERABILITY = ("formula", "learned")
+SELECTION = ("formula", "learned")
 WEB_SEARCH = ("off", "searxng")
 
 

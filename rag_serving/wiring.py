@@ -10,14 +10,12 @@ from rag_serving.answer.answerability import LearnedAnswerability
 from rag_serving.answer.answerer import Answerer
 from rag_serving.answer.generators import AnthropicGenerator, ExtractiveGenerator, Generator, OpenAICompatibleGenerator
 from rag_serving.answer.parents import ParentPlan
-from rag_serving.answer.reading import ReaderAnswerability, ReaderSelection
 from rag_serving.answer.responses import Response
 from rag_serving.answer.selection import LearnedSelection
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.answer.websearch import SearxngSearch, WebSearch
 from rag_serving.models.artefacts import ArtefactError
 from rag_serving.models.embedders import Embedder, get_embedder
-from rag_serving.models.reader import AnswerReader
 from rag_serving.models.tokenization import load_tokenizer
 from rag_serving.search.expansion import Expander, Hyde, MultiQuery, Synonyms
 from rag_serving.search.hits import Filters, Hit
@@ -111,24 +109,11 @@ class Wiring:
             answerability=self.answerability(spec))
         return Pipeline(spec, self.database, searcher, answerer)
 
-    def answerability(self, spec: PipelineSpec) -> LearnedAnswerability | ReaderAnswerability | None:
+    def answerability(self, spec: PipelineSpec) -> LearnedAnswerability | None:
         if spec.answerability == "formula":
             return None
-        if spec.answerability == "reader":
-            return self._once(("reader-answerability",), lambda: ReaderAnswerability(self.reader("RAG_ANSWERABILITY")))
         return self._once(("answerability",), lambda: learned(LearnedAnswerability, self.embedder.model,
                                                               "RAG_ANSWERABILITY=formula"))
-
-    def reader(self, setting: str) -> AnswerReader:
-        """The shipped answer reader, loaded once for every spec that reads with it."""
-
-        def build() -> AnswerReader:
-            try:
-                return AnswerReader()
-            except ArtefactError as exc:
-                raise WiringError(f"{exc}; set {setting}=formula to do without it") from exc
-
-        return self._once(("reader",), build)
 
     def reranker(self, spec: PipelineSpec) -> CandidateScorer | None:
         name = spec.reranker
@@ -152,12 +137,9 @@ class Wiring:
 
     def generator(self, spec: PipelineSpec) -> Generator:
         if spec.generator == "extractive":
-            chooser = None
-            if spec.selection == "learned":
-                chooser = self._once(("selection",), lambda: learned(LearnedSelection, self.embedder.model,
-                                                                     "RAG_SELECTION=formula"))
-            elif spec.selection == "reader":
-                chooser = self._once(("reader-selection",), lambda: ReaderSelection(self.reader("RAG_SELECTION")))
+            chooser = self._once(("selection",), lambda: learned(LearnedSelection, self.embedder.model,
+                                                                 "RAG_SELECTION=formula")) \
+                if spec.selection == "learned" else None
             return self._once(("extractive", spec.selection), lambda: ExtractiveGenerator(self.vectors, selection=chooser))
         if spec.generator == "anthropic":
             return self._once(("anthropic", spec.model, spec.generator_url, spec.max_answer_tokens),

@@ -16,7 +16,6 @@ from rag_serving.answer.generators import SYSTEM_PROMPT, Generator
 from rag_serving.answer.grounding import SupportCheck, check
 from rag_serving.answer.parents import ParentPlan, parents
 from rag_serving.answer.parts import compares, parts, sides, standalone, topic
-from rag_serving.answer.reading import ReaderAnswerability
 from rag_serving.answer.responses import ABSTAIN_MESSAGE, UNVERIFIED_MESSAGE, Response, Source
 from rag_serving.answer.routing import INJECTION_MESSAGE, decide
 from rag_serving.answer.vectors import SentenceVectors
@@ -42,7 +41,7 @@ class Answerer:
                  context_chunks: int, routing: bool = True, web: WebSearch | None = None,
                  support: SupportCheck | None = None, rewriter: Rewriter | None = None,
                  parent_plan: ParentPlan | None = None, tokenizer: Tokenizer | None = None,
-                 pipeline: str | None = None, answerability: LearnedAnswerability | ReaderAnswerability | None = None):
+                 pipeline: str | None = None, answerability: LearnedAnswerability | None = None):
         self.searcher, self.generator, self.vectors = searcher, generator, vectors
         self.threshold, self.context_chunks, self.routing = threshold, context_chunks, routing
         self.web, self.support, self.rewriter = web, support, rewriter

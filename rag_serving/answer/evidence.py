@@ -157,7 +157,6 @@ class Candidate:
     coverage: float = 0.0
     kind_ok: bool = True
     score: float = 0.0
-    reading: float | None = None  # the answer reader's probability that it answers, once read (answer.reading)
 
 
 @dataclass

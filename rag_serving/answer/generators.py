@@ -9,7 +9,6 @@ from typing import Protocol
 from rag_serving.answer.comparisons import side_hits
 from rag_serving.answer.evidence import Candidate, Evidence, assess, coverage, has_kind, profile, semantic
 from rag_serving.answer.parts import parts, sides, topic
-from rag_serving.answer.reading import ReaderSelection
 from rag_serving.answer.responses import Draft, Sentence, Source
 from rag_serving.answer.selection import LearnedSelection
 from rag_serving.answer.sentences import FINISHED, is_row, split_sentences, squish
@@ -58,7 +57,7 @@ class ExtractiveGenerator:
     reads_evidence = True
 
     def __init__(self, vectors: SentenceVectors, *, max_sentences: int = 2, second_ratio: float = 0.85,
-                 selection: LearnedSelection | ReaderSelection | None = None):
+                 selection: LearnedSelection | None = None):
         self.vectors, self.selection = vectors, selection  # no selection: the hand-set sentence score ranks
         self.model = f"extractive/{vectors.embedder.model}"
         self.max_sentences, self.second_ratio = max_sentences, second_ratio
