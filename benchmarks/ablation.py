@@ -9,7 +9,7 @@ from pathlib import Path
 from rag_assets.evaluation.public_sets import beir_cases, load_mmlongbench
 from rag_assets.evaluation.report import markdown
 from rag_assets.evaluation.sources import Source, run_ablation
-from rag_assets.ingest.vectors import backfill_token_vectors
+from rag_assets.ingest.vectors import backfill_sentence_vectors, backfill_token_vectors
 from rag_assets.settings import load_settings
 from rag_serving.models.embedders import get_embedder
 from rag_serving.store import bootstrap as db
@@ -57,6 +57,7 @@ def main() -> None:
     cases = cases[: args.limit] if args.limit else cases
     with db.connect(url, autocommit=True) as conn:
         report = backfill_token_vectors(conn, embedder)
+        backfill_sentence_vectors(conn, embedder)
     if report.counts.get("encoded"):
         print(f"token vectors: {report.counts['encoded']} chunks in {report.seconds:.0f} s, "
               f"{report.counts['bytes'] // report.counts['encoded']} bytes per chunk")

@@ -17,7 +17,7 @@ from rag_assets.evaluation.provenance import git_commit
 from rag_assets.evaluation.public_sets import load_mmlongbench
 from rag_assets.evaluation.runs import Row, run_row
 from rag_assets.evaluation.scoring import rate_interval
-from rag_assets.ingest.vectors import backfill_token_vectors
+from rag_assets.ingest.vectors import backfill_sentence_vectors, backfill_token_vectors
 from rag_assets.settings import load_settings
 from rag_serving.answer.answerer import search_text
 from rag_serving.models.embedders import get_embedder
@@ -94,6 +94,7 @@ def main() -> None:
                 raise SystemExit(f"{name}: no live documents in {url}; nothing to measure")
         with db.connect(url, autocommit=True) as conn:
             backfill_token_vectors(conn, embedder)
+            backfill_sentence_vectors(conn, embedder)
         result = evaluate(name, url, embedder, cases, shipped)
         report["results"].append(result)
         print(json.dumps(result), flush=True)

@@ -17,7 +17,7 @@ from rag_assets.evaluation.golden import load_golden
 from rag_assets.evaluation.provenance import git_commit
 from rag_assets.evaluation.public_sets import beir_cases
 from rag_assets.ingest.runner import ingest_targets, tenant_folder_targets
-from rag_assets.ingest.vectors import backfill_token_vectors
+from rag_assets.ingest.vectors import backfill_sentence_vectors, backfill_token_vectors
 from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 from rag_assets.samples import generate
 from rag_serving.models.embedders import get_embedder
@@ -44,6 +44,8 @@ def golden_database(embedder) -> str:
                  "ocr": OcrResource(enabled=True), "embedder": EmbedderResource(name="minilm")}
     batch = ingest_targets(tenant_folder_targets(corpus), url=url, resources=resources, instance=DagsterInstance.ephemeral())
     print(f"golden corpus: {batch.ingested} files ingested, {batch.count('unchanged')} unchanged")
+    with db.connect(url, autocommit=True) as conn:
+        backfill_sentence_vectors(conn, embedder)  # files ingested before sentence vectors were stored
     return url
 
 

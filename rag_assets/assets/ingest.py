@@ -1,4 +1,5 @@
-"""Ingest assets: source_documents → pages → sections → chunks → embeddings and token_vectors → indexes → published_documents, per file SHA-256."""
+"""Ingest assets: source_documents → pages → sections → chunks → embeddings, token_vectors and sentence_vectors →
+indexes → published_documents, per file SHA-256."""
 
 
 from dagster import AssetExecutionContext, Failure, MaterializeResult, MetadataValue, asset
@@ -130,7 +131,21 @@ def token_vectors(context: AssetExecutionContext, database: PostgresResource, em
     return MaterializeResult(metadata=meta)
 
 
-@asset(partitions_def=files_partitions, group_name=GROUP, deps=[indexes, token_vectors], kinds={"postgres"})
+@asset(partitions_def=files_partitions, group_name=GROUP, deps=[chunks], kinds={"postgres"})
+def sentence_vectors(context: AssetExecutionContext, database: PostgresResource, embedder: EmbedderResource) -> MaterializeResult:
+    """Unit vectors of every chunk's quotable sentences, which the answer step reads instead of embedding them."""
+    model = embedder.get()
+    with database.connect() as conn:
+        with steps.guarded(conn, context.partition_key, "sentence_vectors", context.run_id):
+            report = vectors.sentence_vectors_step(conn, context.partition_key, model, run_id=context.run_id)
+    meta = _metadata(report)
+    if report.counts.get("chunks"):
+        meta["sentences_per_chunk"] = MetadataValue.float(round(report.counts["sentences"] / report.counts["chunks"], 1))
+    return MaterializeResult(metadata=meta)
+
+
+@asset(partitions_def=files_partitions, group_name=GROUP, deps=[indexes, token_vectors, sentence_vectors],
+       kinds={"postgres"})
 def published_documents(context: AssetExecutionContext, database: PostgresResource) -> MaterializeResult:
     """The atomic switch: the new version goes live and the one it replaces retires, in one transaction."""
     with database.connect() as conn:
@@ -139,4 +154,5 @@ def published_documents(context: AssetExecutionContext, database: PostgresResour
     return MaterializeResult(metadata=_metadata(report))
 
 
-ingest_assets = [source_documents, pages, sections, chunks, embeddings, token_vectors, indexes, published_documents]
+ingest_assets = [source_documents, pages, sections, chunks, embeddings, token_vectors, sentence_vectors, indexes,
+                 published_documents]

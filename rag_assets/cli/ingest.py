@@ -46,7 +46,7 @@ def run_ingest(targets, s: Settings, *, kind: str | None = None, published_on: s
 
     from rag_assets.definitions import build_resources
     from rag_assets.ingest.runner import ingest_targets
-    from rag_assets.ingest.vectors import backfill_token_vectors
+    from rag_assets.ingest.vectors import backfill_sentence_vectors, backfill_token_vectors
     from rag_assets.instance import prepare_dagster_env
 
     url = bootstrap(s)
@@ -57,11 +57,14 @@ def run_ingest(targets, s: Settings, *, kind: str | None = None, published_on: s
                            kind=kind, published_on=published_on, say=say)
     if batch.stopped:
         return batch
-    # Files ingested before late interaction existed are skipped as unchanged; give their chunks token vectors.
+    # Files ingested before token or sentence vectors were stored are skipped as unchanged; give their chunks both.
     with connect(url, autocommit=True) as conn:
         report = backfill_token_vectors(conn, resources["embedder"].get())
+        sentences = backfill_sentence_vectors(conn, resources["embedder"].get())
     if report.counts.get("encoded"):
         say(f"token vectors added for {report.counts['encoded']} chunks ingested before late interaction")
+    if sentences.counts.get("chunks"):
+        say(f"sentence vectors added for {sentences.counts['chunks']} chunks ingested before they were stored")
     return batch
 
 

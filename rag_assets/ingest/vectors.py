@@ -1,9 +1,11 @@
-"""The vector steps: a dense vector per chunk through the embedding cache, and per-token vectors for late interaction."""
+"""The vector steps: a dense vector per chunk through the embedding cache, per-token vectors for late interaction, and
+the unit vectors of each chunk's quotable sentences for the answer step."""
 
 from __future__ import annotations
 
 import time
 
+import numpy as np
 import psycopg
 
 from rag_assets.ingest.queries import sql_text
@@ -83,5 +85,50 @@ def backfill_token_vectors(conn: psycopg.Connection, encoder) -> StepReport:
         return report
     store_token_vectors(conn, encoder, conn.execute(sql_text("select_live_chunks_without_token_vectors"),
                                                     {"model": encoder.model}).fetchall(), report)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def store_sentence_vectors(conn: psycopg.Connection, embedder, rows: list[dict], report: StepReport, batch: int = 64) -> None:
+    """Embed and store the quotable sentences of chunk rows (id, body, body_sha256, organization_id, rooftop_id)."""
+    from rag_serving.answer.evidence import quotable
+    from rag_serving.answer.vectors import pack, unit_vectors
+
+    for offset in range(0, len(rows), batch):
+        part = rows[offset : offset + batch]
+        sentences = [list(dict.fromkeys(text for _, _, text in quotable(r["body"]))) for r in part]
+        distinct = list(dict.fromkeys(t for texts in sentences for t in texts))
+        vectors = dict(zip(distinct, unit_vectors(embedder, distinct))) if distinct else {}
+        with conn.transaction(), conn.cursor() as cur:
+            cur.executemany(sql_text("insert_sentence_vectors"), [
+                (r["id"], embedder.model, r["organization_id"], r["rooftop_id"], r["body_sha256"], texts, embedder.dim,
+                 pack(np.stack([vectors[t] for t in texts]) if texts else np.zeros((0, embedder.dim))))
+                for r, texts in zip(part, sentences)])
+        report.add("chunks", len(part))
+        report.add("sentences", sum(len(t) for t in sentences))
+
+
+def sentence_vectors_step(conn: psycopg.Connection, sha: str, embedder, run_id: str | None = None) -> StepReport:
+    """Unit vectors of each chunk's quotable sentences, for the file's chunks that lack them: the version being built,
+    and the live one (re-materializing backfills an older database). Unchanged bodies reuse stored vectors."""
+    started = time.perf_counter()
+    docs = conn.execute(sql_text("select_building_or_live_for_file"), (sha,)).fetchall()
+    report = StepReport(documents=len(docs))
+    for doc in docs:
+        args = {"document": doc["id"], "model": embedder.model}
+        with conn.transaction():
+            report.add("reused", conn.execute(sql_text("copy_sentence_vectors"), args).rowcount)
+        store_sentence_vectors(conn, embedder, conn.execute(sql_text("select_chunks_for_sentence_vectors"), args).fetchall(),
+                               report)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def backfill_sentence_vectors(conn: psycopg.Connection, embedder) -> StepReport:
+    """Sentence vectors for every live chunk that lacks them (a database ingested before they were stored)."""
+    started = time.perf_counter()
+    report = StepReport()
+    store_sentence_vectors(conn, embedder, conn.execute(sql_text("select_live_chunks_without_sentence_vectors"),
+                                                        {"model": embedder.model}).fetchall(), report)
     report.seconds = time.perf_counter() - started
     return report

@@ -18,7 +18,7 @@ from rag_serving.answer.parents import ParentPlan, parents
 from rag_serving.answer.parts import compares, parts, sides, standalone, topic
 from rag_serving.answer.responses import ABSTAIN_MESSAGE, UNVERIFIED_MESSAGE, Response, Source
 from rag_serving.answer.routing import INJECTION_MESSAGE, decide
-from rag_serving.answer.vectors import SentenceVectors
+from rag_serving.answer.vectors import SentenceVectors, stored_sentence_vectors
 from rag_serving.answer.websearch import WebSearch, WebSearchError, allowed_for, internal_reason, log_fallback
 from rag_serving.search.hits import Filters, Hit
 from rag_serving.search.pipeline import Searcher
@@ -96,6 +96,8 @@ class Answerer:
             hits = balanced(ranked, [comparisons.side_hits(side, ranked) for side in compared], self.context_chunks)
         else:
             hits = list(hits[: self.context_chunks])
+        # The passages' sentence vectors as ingest stored them: embedding them here was most of the answer step's time.
+        self.vectors.remember(stored_sentence_vectors(session, self.vectors.embedder.model, [h.chunk_id for h in hits]))
         evidence = assess(query, hits, self.vectors)
         evidence.asked = question
         confidence = self._confidence(evidence) if hits else evidence.confidence

@@ -205,6 +205,13 @@ class Evidence:
 SUPERSEDED_FACTOR = 0.8
 
 
+def quotable(body: str) -> list[tuple[int, int, str]]:
+    """(sentence index, paragraph index, sentence) of the sentences a passage could be quoted by: instructions inside
+    documents are data, and headings or contents lines answer nothing. Ingest stores these sentences' vectors."""
+    return [(index, para, text) for index, (para, text) in enumerate(split_sentences(body))
+            if not INJECTION.search(text) and answer_like(text)]
+
+
 def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passages: int = 5) -> Evidence:
     """Score each of the top passages: mismatch × kind × (½ coverage + ½ semantic).
 
@@ -222,10 +229,7 @@ def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passa
     old = superseded(top, q.strict_terms)
     candidates: list[Candidate] = []
     for rank, hit in enumerate(top, start=1):
-        for index, (para, text) in enumerate(split_sentences(hit.body)):
-            if INJECTION.search(text) or not answer_like(text):
-                continue  # instructions inside documents are data, and headings or contents lines answer nothing
-            candidates.append(Candidate(hit, rank, para, index, text))
+        candidates.extend(Candidate(hit, rank, para, index, text) for index, para, text in quotable(hit.body))
     if candidates:
         for c, cos in zip(candidates, vectors([c.text for c in candidates]) @ query.vector):
             c.cosine = float(cos)

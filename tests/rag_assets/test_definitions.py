@@ -5,7 +5,7 @@ from dagster import AssetKey
 from rag_assets.definitions import defs
 from rag_assets.partitions import files_partitions
 
-INGEST = {"source_documents", "pages", "sections", "chunks", "embeddings", "token_vectors", "indexes",
+INGEST = {"source_documents", "pages", "sections", "chunks", "embeddings", "token_vectors", "sentence_vectors", "indexes",
           "published_documents"}
 
 
@@ -17,8 +17,10 @@ def test_ingest_graph_has_its_assets_in_order():
     assert graph.get(AssetKey("embeddings")).parent_keys == {AssetKey("chunks")}
     assert graph.get(AssetKey("indexes")).parent_keys == {AssetKey("embeddings")}
     assert graph.get(AssetKey("token_vectors")).parent_keys == {AssetKey("chunks")}
-    # Publishing comes last: nothing is live before its vectors, token vectors and postings exist.
-    assert graph.get(AssetKey("published_documents")).parent_keys == {AssetKey("indexes"), AssetKey("token_vectors")}
+    assert graph.get(AssetKey("sentence_vectors")).parent_keys == {AssetKey("chunks")}
+    # Publishing comes last: nothing is live before its vectors, token and sentence vectors and postings exist.
+    assert graph.get(AssetKey("published_documents")).parent_keys == {AssetKey("indexes"), AssetKey("token_vectors"),
+                                                                       AssetKey("sentence_vectors")}
 
 
 def test_ingest_assets_are_partitioned_by_file_sha256():

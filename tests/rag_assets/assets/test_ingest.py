@@ -294,6 +294,39 @@ def test_token_vectors_are_stored_per_chunk_and_reused_for_unchanged_bodies(data
                         "WHERE c.id IS NULL").fetchone()["n"] == 0
 
 
+def test_sentence_vectors_hold_each_chunks_quotable_sentences_and_are_reused(database_url, conn, tmp_path, minilm):
+    import numpy as np
+
+    from rag_serving.answer.evidence import quotable
+    from rag_serving.answer.vectors import unit_vectors
+
+    path = write(tmp_path, "handbook.pdf", HANDBOOK_V1)
+    resources = resources_for(database_url, embedder=EmbedderResource(name="minilm"))
+    ingest_targets([Target(path, "acme", "hq", "handbook.pdf")], url=database_url, resources=resources,
+                   instance=DagsterInstance.ephemeral())
+    rows = conn.execute("SELECT c.body, v.sentences, v.dim, v.vectors FROM chunks c "
+                        "JOIN chunk_sentence_vectors v ON v.chunk_id = c.id").fetchall()
+    assert len(rows) == conn.execute("SELECT count(*) AS n FROM chunks").fetchone()["n"] > 0
+    stored = {t for r in rows for t in r["sentences"]}
+    assert "Staff get 12 weeks of parental leave." in stored
+    for r in rows:
+        assert r["sentences"] == list(dict.fromkeys(t for _, _, t in quotable(r["body"])))
+        got = np.frombuffer(bytes(r["vectors"]), dtype="<f4").reshape(len(r["sentences"]), r["dim"])
+        assert np.allclose(got, unit_vectors(minilm, r["sentences"]), atol=1e-6)
+
+    path.write_bytes(HANDBOOK_V2)  # the leave chunk changes; the others keep their bodies
+    with PostgresResource(url=database_url).connect() as c:
+        digest = ChunkerResource(size=200, overlap=20, snap=20).digest(TokenizerResource().load())
+        reg = register_file(c, path, organization_id="acme", rooftop_id="hq", source_path="handbook.pdf", digest=digest)
+    instance = DagsterInstance.ephemeral()
+    instance.add_dynamic_partitions(files_partitions.name, [reg.sha256])
+    meta = materialize(ingest_assets, partition_key=reg.sha256, instance=instance,
+                       resources=resources).asset_materializations_for_node("sentence_vectors")[0].metadata
+    assert meta["reused"].value >= 1 and meta["chunks"].value >= 1
+    assert "Staff get 16 weeks of parental leave." in {
+        t for r in conn.execute("SELECT sentences FROM chunk_sentence_vectors").fetchall() for t in r["sentences"]}
+
+
 def test_a_pdf_whose_outline_repeats_and_overlaps_itself_ingests_once_per_passage(database_url, conn, tmp_path):
     body = ["Contents\nOverview of the quarter", "Revenue rose 4 percent to 3.6 billion dollars.\n" * 12,
             "Net income was 0.3 billion dollars.\n" * 12]

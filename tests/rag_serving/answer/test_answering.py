@@ -187,3 +187,15 @@ def test_a_comparison_of_editions_reads_each_editions_own_section(answerer):
     context = hits[:answerer.answerer.context_chunks]
     assert {h.title for h in context if "weeks of parental leave" in h.body} == {"Employee Handbook 2024",
                                                                                 "Employee Handbook 2025"}
+
+
+def test_a_question_embeds_none_of_the_sentences_ingest_stored(corpus_app_db, minilm):
+    from rag_serving.answer.vectors import SentenceVectors
+    from tests.rag_serving.answer.test_vectors import Counting
+
+    pipeline = Wiring(corpus_app_db, minilm).pipeline(SPEC)
+    counting = Counting(minilm)
+    pipeline.answerer.vectors = SentenceVectors(counting)
+    r = pipeline.ask(ACME, "How many weeks of parental leave do full-time staff get?")
+    assert r.route == "answer" and "16 weeks" in r.text
+    assert counting.seen == []

@@ -49,3 +49,13 @@ def test_many_threads_get_the_vectors_of_their_own_sentences(minilm):
 
     with ThreadPoolExecutor(8) as pool:
         assert all(pool.map(ask, range(400)))
+
+
+def test_remembered_vectors_are_returned_without_embedding(minilm):
+    embedder = Counting(minilm)
+    vectors = SentenceVectors(embedder)
+    stored = {"a sentence ingest stored": np.eye(minilm.dim, dtype=np.float32)[3]}
+    vectors.remember(stored)
+    got = vectors(["a sentence ingest stored", "a sentence it did not"])
+    assert embedder.seen == ["a sentence it did not"]
+    assert np.array_equal(got[0], stored["a sentence ingest stored"])

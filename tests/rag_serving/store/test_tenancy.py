@@ -15,7 +15,8 @@ SABBATICAL = "SELECT count(*) AS n FROM chunks WHERE body ILIKE '%%sabbatical%%'
 
 def test_without_a_tenant_every_content_table_reads_empty(corpus_app_db):
     with corpus_app_db.anonymous() as conn:
-        for table in ("documents", "pages", "sections", "chunks", "chunk_terms", "bm25_stats", "chunk_token_vectors"):
+        for table in ("documents", "pages", "sections", "chunks", "chunk_terms", "bm25_stats", "chunk_token_vectors",
+                      "chunk_sentence_vectors"):
             assert conn.execute(f"SELECT count(*) AS n FROM {table}").fetchone()["n"] == 0, table
 
 
@@ -23,6 +24,13 @@ def test_token_vectors_of_another_organization_are_invisible(corpus_app_db):
     with corpus_app_db.session(GLOBEX) as conn:
         own = conn.execute("SELECT count(*) AS n, count(*) FILTER (WHERE organization_id <> 'globex') AS other "
                            "FROM chunk_token_vectors").fetchone()
+    assert own["n"] > 0 and own["other"] == 0
+
+
+def test_sentence_vectors_of_another_organization_are_invisible(corpus_app_db):
+    with corpus_app_db.session(GLOBEX) as conn:
+        own = conn.execute("SELECT count(*) AS n, count(*) FILTER (WHERE organization_id <> 'globex') AS other "
+                           "FROM chunk_sentence_vectors").fetchone()
     assert own["n"] > 0 and own["other"] == 0
 
 
