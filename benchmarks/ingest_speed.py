@@ -44,9 +44,13 @@ def asset_seconds(instance: DagsterInstance) -> dict[str, float]:
     """Seconds each ingest asset reported, summed over the files (the rest of the wall time is Dagster's own)."""
     out = {}
     for spec in ingest_assets:
-        records = instance.fetch_materializations(spec.key, limit=100_000).records
-        out[spec.key.path[-1]] = round(sum(float(r.asset_materialization.metadata["seconds"].value) for r in records
-                                           if "seconds" in r.asset_materialization.metadata), 1)
+        total, cursor, more = 0.0, None, True
+        while more:
+            page = instance.fetch_materializations(spec.key, limit=10_000, cursor=cursor)  # Dagster's most per call
+            total += sum(float(r.asset_materialization.metadata["seconds"].value) for r in page.records
+                         if "seconds" in r.asset_materialization.metadata)
+            cursor, more = page.cursor, page.has_more
+        out[spec.key.path[-1]] = round(total, 1)
     return out
 
 
