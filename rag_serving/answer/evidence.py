@@ -33,8 +33,16 @@ _MONTHS = ("january|february|march|april|may|june|july|august|september|october|
 _DATE = re.compile(rf"\b(?!may\b)({_MONTHS})\b|\b\d{{1,2}}(st|nd|rd|th)? may\b|\bmay \d{{1,2}}\b|\bmay (19|20)\d\d\b|"
                    r"\b(19|20)\d\d\b|\d{1,2}/\d{1,2}", re.I)
 _PERSON = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+")
-_NUMBER_Q = re.compile(r"\bhow (many|much|long|often|far|old|soon|large|big|heavy|fast)\b|\bwhat (percentage|percent|"
-                       r"number|amount|fee|price|cost|rate|limit|maximum|minimum|temperature|phone|extension)\b", re.I)
+# A quantity's noun within the first words after "what"/"which" ("what's the internal phone extension", "which error
+# codes"), or money asked about anywhere ("is there an annual pot of money for …").
+_QUANTITY = (r"percentage|percent|number|amount|fee|price|cost|rate|limit|maximum|minimum|temperature|phone|extension|"
+             r"length|(?<!dress )code|stipend|allowance|budget|deductible|match|bonus|salary|wage|hours|speed|distance|"
+             r"weight|load|size|capacity|interval|duration|frequency|threshold|quota|total|age|height|width|depth|"
+             r"volume|pressure|voltage")
+_NUMBER_Q = re.compile(r"\bhow (many|much|long|often|far|old|soon|large|big|heavy|fast)\b"
+                       rf"|\b(what|which)(['’]s|\s+(is|are|was|were))?\s+((the|a|an|our|my|your|its|their)\s+)?"
+                       rf"([\w()'’-]+\s+){{0,3}}?({_QUANTITY})s?\b"
+                       r"|\b(money|allowance|stipend|budget)\b", re.I)
 _DATE_Q = re.compile(r"^\s*when\b|\bwhat (date|day|year|month|time)\b|\bwhich (date|day|year|month)\b|\bdeadline\b", re.I)
 _REASON_Q = re.compile(r"^\s*why\b|\bwhat (was|is) the reason\b|\bhow come\b", re.I)
 _REASON = re.compile(r"\b(because|due to|owing to|so that|in order to|as a result|reason|since|to (avoid|prevent|protect|"

@@ -30,6 +30,14 @@ def test_answer_kinds_from_question_words():
     assert profile("What is the remote work policy?").kind == "any"
 
 
+def test_a_quantity_named_after_what_asks_for_a_number_and_a_dress_code_does_not():
+    assert profile("What's the internal phone extension for the IT Service Desk?").kind == "number"
+    assert profile("Which error codes were added in revision C?").kind == "number"
+    assert profile("Is there an annual pot of money for training?").kind == "number"
+    assert profile("What is the dress code?").kind == "any"
+    assert profile("What is the process for changing the code of conduct?").kind == "any"
+
+
 def test_has_kind_finds_numbers_dates_and_names():
     assert has_kind("up to sixteen weeks", "number") and not has_kind("as agreed", "number")
     assert has_kind("ends on 31 March", "date") and not has_kind("ends soon", "date")
