@@ -1,5 +1,5 @@
-"""Ingest assets: source_documents → pages → sections → chunks → embeddings, token_vectors and sentence_vectors →
-indexes → published_documents, per file SHA-256."""
+"""Ingest assets: source_documents → pages → sections → chunks → embeddings (→ token_vectors) and sentence_vectors
+→ indexes → published_documents, per file SHA-256."""
 
 
 from dagster import AssetExecutionContext, Failure, MaterializeResult, MetadataValue, asset
@@ -92,7 +92,8 @@ def chunks(
 
 @asset(partitions_def=files_partitions, group_name=GROUP, deps=[chunks], kinds={"postgres", "pgvector"})
 def embeddings(context: AssetExecutionContext, database: PostgresResource, embedder: EmbedderResource) -> MaterializeResult:
-    """A vector per chunk from the configured embedder, through the embedding cache (hits and misses counted)."""
+    """A vector per chunk from the configured embedder, through the embedding cache (hits and misses counted), and
+    the token vectors of the chunks it embedded, from the same forward pass."""
     model = embedder.get()
     with database.connect() as conn:
         with steps.guarded(conn, context.partition_key, "embeddings", context.run_id):
@@ -116,9 +117,10 @@ def indexes(context: AssetExecutionContext, database: PostgresResource, embedder
     return MaterializeResult(metadata=meta)
 
 
-@asset(partitions_def=files_partitions, group_name=GROUP, deps=[chunks], kinds={"postgres"})
+@asset(partitions_def=files_partitions, group_name=GROUP, deps=[embeddings], kinds={"postgres"})
 def token_vectors(context: AssetExecutionContext, database: PostgresResource, embedder: EmbedderResource) -> MaterializeResult:
-    """Per-token vectors of every chunk for late interaction (MaxSim), int8 with a scale per token; bytes per chunk reported."""
+    """Per-token vectors for late interaction (MaxSim), int8 with a scale per token, for the chunks `embeddings` did
+    not already give them (its forward pass stores them for every text the embedding cache lacked)."""
     model = embedder.get()
     with database.connect() as conn:
         with steps.guarded(conn, context.partition_key, "token_vectors", context.run_id):

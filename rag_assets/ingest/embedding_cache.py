@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,8 +36,10 @@ def text_key(text: str) -> str:
     return hashlib.sha256(normalize_text(text).encode()).hexdigest()
 
 
-def embed_cached(conn: psycopg.Connection, embedder: Embedder, texts: Sequence[str]) -> tuple[np.ndarray, CacheStats]:
-    """Vectors for texts, reading what the cache has and embedding (then storing) only the rest."""
+def embed_cached(conn: psycopg.Connection, embedder: Embedder, texts: Sequence[str], *,
+                 encode: Callable[[Sequence[str]], np.ndarray] | None = None) -> tuple[np.ndarray, CacheStats]:
+    """Vectors for texts, reading what the cache has and embedding (then storing) only the rest, with encode when
+    given (a caller that wants more from the same forward pass) or the embedder's embed."""
     register_vector(conn)
     stats = CacheStats()
     keys = [text_key(t) for t in texts]
@@ -48,7 +50,7 @@ def embed_cached(conn: psycopg.Connection, embedder: Embedder, texts: Sequence[s
     stats.misses = len(keys) - stats.hits
     if missing:
         started = time.perf_counter()
-        vectors = embedder.embed([t for _, t in missing])
+        vectors = (encode or embedder.embed)([t for _, t in missing])
         stats.embed_seconds = time.perf_counter() - started
         with conn.transaction(), conn.cursor() as cur:
             cur.executemany(sql_text("cache_store"), [(embedder.model, k, v) for (k, _), v in zip(missing, vectors)])

@@ -18,16 +18,30 @@ def embeddings_step(conn: psycopg.Connection, sha: str, embedder, run_id: str | 
 
     from rag_assets.ingest.embedding_cache import embed_cached
 
+    from rag_serving.search.late_interaction import JointEncoder
+
     started = time.perf_counter()
     docs = building_documents(conn, sha)
     report = StepReport(documents=len(docs))
     register_vector(conn)
     for doc in docs:
         rows = conn.execute(sql_text("select_chunk_bodies"), (doc["id"],)).fetchall()
-        vectors, stats = embed_cached(conn, embedder, [r["body"] for r in rows])
+        # Token vectors come out of the same forward pass as the vectors the cache lacks: kept, they spare the
+        # token_vectors step a second pass over those chunks.
+        states: dict[str, np.ndarray] = {}
+
+        def encode(texts):
+            vectors, tokens = embedder.encode(texts)
+            states.update(zip(texts, tokens))
+            return vectors
+
+        joint = isinstance(embedder, JointEncoder)
+        vectors, stats = embed_cached(conn, embedder, [r["body"] for r in rows], encode=encode if joint else None)
         with conn.transaction(), conn.cursor() as cur:
             cur.executemany(sql_text("set_chunk_embedding"), [(v, embedder.model, r["id"]) for r, v in zip(rows, vectors)])
             cur.execute(sql_text("set_document_embedding_model"), (embedder.model, doc["id"]))
+        fresh = [r for r in rows if r["body"] in states]
+        insert_token_vectors(conn, embedder.model, fresh, [states[r["body"]] for r in fresh], report)
         report.add("vectors", len(rows))
         report.add("cache_hits", stats.hits)
         report.add("cache_misses", stats.misses)
@@ -36,20 +50,27 @@ def embeddings_step(conn: psycopg.Connection, sha: str, embedder, run_id: str | 
     return report
 
 
-def store_token_vectors(conn: psycopg.Connection, encoder, rows: list[dict], report: StepReport, batch: int = 64) -> None:
-    """Encode and store the token vectors of chunk rows (id, body, body_sha256, organization_id, rooftop_id)."""
+def insert_token_vectors(conn: psycopg.Connection, model: str, rows: list[dict], vectors: list[np.ndarray],
+                         report: StepReport) -> None:
+    """Store token vectors (int8-packed) of chunk rows (id, body_sha256, organization_id, rooftop_id)."""
     from rag_serving.search.late_interaction import pack
 
+    encoded = [pack(v) for v in vectors]
+    with conn.transaction(), conn.cursor() as cur:
+        cur.executemany(sql_text("insert_token_vectors"), [
+            (r["id"], model, r["organization_id"], r["rooftop_id"], r["body_sha256"], p.tokens, p.dim,
+             p.vectors, p.scales) for r, p in zip(rows, encoded)])
+    report.add("token_vectors", len(rows))
+    report.add("tokens", sum(p.tokens for p in encoded))
+    report.add("bytes", sum(p.nbytes for p in encoded))
+
+
+def store_token_vectors(conn: psycopg.Connection, encoder, rows: list[dict], report: StepReport, batch: int = 64) -> None:
+    """Encode and store the token vectors of chunk rows (id, body, body_sha256, organization_id, rooftop_id)."""
     for offset in range(0, len(rows), batch):
         part = rows[offset : offset + batch]
-        encoded = [pack(v) for v in encoder.token_vectors([r["body"] for r in part])]
-        with conn.transaction(), conn.cursor() as cur:
-            cur.executemany(sql_text("insert_token_vectors"), [
-                (r["id"], encoder.model, r["organization_id"], r["rooftop_id"], r["body_sha256"], p.tokens, p.dim,
-                 p.vectors, p.scales) for r, p in zip(part, encoded)])
+        insert_token_vectors(conn, encoder.model, part, encoder.token_vectors([r["body"] for r in part]), report)
         report.add("encoded", len(part))
-        report.add("tokens", sum(p.tokens for p in encoded))
-        report.add("bytes", sum(p.nbytes for p in encoded))
 
 
 def token_vectors_step(conn: psycopg.Connection, sha: str, encoder, run_id: str | None = None) -> StepReport:

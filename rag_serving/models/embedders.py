@@ -49,8 +49,8 @@ def _l2(rows: np.ndarray) -> np.ndarray:
     return (rows / np.where(norms == 0, 1, norms)).astype(np.float32)
 
 
-def pooled(embed_parts, tokenizer: Tokenizer, texts: Sequence[str], max_tokens: int) -> np.ndarray:
-    """Embed each text in parts that fit the model and mean-pool the parts, weighted by their token counts."""
+def split_parts(tokenizer: Tokenizer, texts: Sequence[str], max_tokens: int) -> tuple[list[str], list[int], list[int]]:
+    """Each text cut into parts that fit the model: (parts, the text each belongs to, its token count)."""
     limit = max_tokens - SPECIAL_TOKENS_PER_INPUT
     parts: list[str] = []
     owners: list[int] = []
@@ -60,10 +60,20 @@ def pooled(embed_parts, tokenizer: Tokenizer, texts: Sequence[str], max_tokens: 
             parts.append(part)
             owners.append(i)
             weights.append(max(1, count))
-    vectors = embed_parts(parts)
-    out = np.zeros((len(texts), vectors.shape[1]), dtype=np.float64)
+    return parts, owners, weights
+
+
+def combine(vectors: np.ndarray, owners: list[int], weights: list[int], n: int) -> np.ndarray:
+    """The parts' vectors mean-pooled per text, weighted by their token counts."""
+    out = np.zeros((n, vectors.shape[1]), dtype=np.float64)
     np.add.at(out, np.array(owners), vectors * np.array(weights, dtype=np.float64)[:, None])
     return _l2(out)
+
+
+def pooled(embed_parts, tokenizer: Tokenizer, texts: Sequence[str], max_tokens: int) -> np.ndarray:
+    """Embed each text in parts that fit the model and mean-pool the parts, weighted by their token counts."""
+    parts, owners, weights = split_parts(tokenizer, texts, max_tokens)
+    return combine(embed_parts(parts), owners, weights, len(texts))
 
 
 class OnnxMiniLM:
@@ -107,19 +117,25 @@ class OnnxMiniLM:
         hidden = self._session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})[0]
         return hidden, mask
 
-    def _embed_parts(self, parts: Sequence[str]) -> np.ndarray:
-        rows = []
+    def _run(self, parts: Sequence[str], *, tokens: bool = False) -> tuple[np.ndarray, list[np.ndarray]]:
+        """One forward pass over parts: each part's mean-pooled unit vector and, with tokens, its word pieces' last
+        hidden states without [CLS] and [SEP]."""
+        vectors = np.zeros((len(parts), self.dim), dtype=np.float32)
+        states: list[np.ndarray] = [np.zeros((0, self.dim), dtype=np.float32)] * len(parts)
         # Sorting by length keeps padding small inside each batch.
         order = sorted(range(len(parts)), key=lambda i: len(parts[i]))
         for start in range(0, len(order), self.batch_size):
             idx = order[start : start + self.batch_size]
             hidden, mask = self._forward([parts[i] for i in idx])
             summed = (hidden * mask[:, :, None]).sum(axis=1)
-            rows.append((idx, summed / np.maximum(mask.sum(axis=1, keepdims=True), 1)))
-        out = np.zeros((len(parts), self.dim), dtype=np.float32)
-        for idx, vecs in rows:
-            out[idx] = vecs
-        return _l2(out)
+            vectors[idx] = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1)
+            if tokens:
+                for row, i in enumerate(idx):
+                    states[i] = hidden[row, 1 : int(mask[row].sum()) - 1]
+        return _l2(vectors), states
+
+    def _embed_parts(self, parts: Sequence[str]) -> np.ndarray:
+        return self._run(parts)[0]
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
@@ -129,26 +145,18 @@ class OnnxMiniLM:
     def token_vectors(self, texts: Sequence[str]) -> list[np.ndarray]:
         """Per word piece, the encoder's last hidden state L2-normalized ([CLS], [SEP] and padding dropped); a text
         longer than the model's input is encoded in parts whose token vectors are concatenated."""
-        limit = self.max_tokens - SPECIAL_TOKENS_PER_INPUT
-        parts: list[str] = []
-        owners: list[int] = []
-        for i, text in enumerate(texts):
-            for part, _ in split_counted(self._tokenizer, normalize_text(text), limit):
-                parts.append(part)
-                owners.append(i)
-        pieces: list[list[tuple[int, np.ndarray]]] = [[] for _ in texts]
-        order = sorted(range(len(parts)), key=lambda i: len(parts[i]))
-        for start in range(0, len(order), self.batch_size):
-            idx = order[start : start + self.batch_size]
-            hidden, mask = self._forward([parts[i] for i in idx])
-            for row, i in enumerate(idx):
-                n = int(mask[row].sum())
-                pieces[owners[i]].append((i, hidden[row, 1 : n - 1]))
-        out = []
-        for owned in pieces:
-            rows = [v for _, v in sorted(owned, key=lambda p: p[0])]
-            out.append(_l2(np.vstack(rows)) if rows else np.zeros((0, self.dim), dtype=np.float32))
-        return out
+        return self.encode(texts)[1]
+
+    def encode(self, texts: Sequence[str]) -> tuple[np.ndarray, list[np.ndarray]]:
+        """embed(texts) and token_vectors(texts) from one forward pass: ingest needs both for every chunk."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32), []
+        parts, owners, weights = split_parts(self._tokenizer, texts, self.max_tokens)
+        vectors, states = self._run(parts, tokens=True)
+        pieces: list[list[np.ndarray]] = [[] for _ in texts]
+        for owner, state in zip(owners, states):  # parts are in text order
+            pieces[owner].append(state)
+        return combine(vectors, owners, weights, len(texts)), [_l2(np.vstack(p)) for p in pieces]
 
 
 STOPWORDS = frozenset(

@@ -24,6 +24,12 @@ class TokenEncoder(Protocol):
         """One (tokens × dim) array of L2-normalized vectors per text."""
 
 
+@runtime_checkable
+class JointEncoder(TokenEncoder, Protocol):
+    def encode(self, texts: Sequence[str]) -> tuple[np.ndarray, list[np.ndarray]]:
+        """The texts' pooled unit vectors and their token vectors, from one forward pass."""
+
+
 @dataclass(frozen=True)
 class Packed:
     tokens: int

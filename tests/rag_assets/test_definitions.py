@@ -16,7 +16,7 @@ def test_ingest_graph_has_its_assets_in_order():
     assert graph.get(AssetKey("chunks")).parent_keys == {AssetKey("sections")}
     assert graph.get(AssetKey("embeddings")).parent_keys == {AssetKey("chunks")}
     assert graph.get(AssetKey("indexes")).parent_keys == {AssetKey("embeddings")}
-    assert graph.get(AssetKey("token_vectors")).parent_keys == {AssetKey("chunks")}
+    assert graph.get(AssetKey("token_vectors")).parent_keys == {AssetKey("embeddings")}
     assert graph.get(AssetKey("sentence_vectors")).parent_keys == {AssetKey("chunks")}
     # Publishing comes last: nothing is live before its vectors, token and sentence vectors and postings exist.
     assert graph.get(AssetKey("published_documents")).parent_keys == {AssetKey("indexes"), AssetKey("token_vectors"),
