@@ -1,13 +1,17 @@
 """Jobs and schedules: the ingest graph for one file partition; the nightly golden evaluation."""
 
-from dagster import AssetSelection, ScheduleDefinition, define_asset_job
+from dagster import AssetSelection, ScheduleDefinition, define_asset_job, in_process_executor
 
 from rag_assets.partitions import files_partitions
 
+# One file's steps run one after another in the run's own process: Dagster's default gives each step a subprocess
+# that imports the definitions and loads the embedder again (benchmarks/ui_run.py). Files run in parallel as runs,
+# under the run queue's limits (dagster.yaml).
 ingest_job = define_asset_job(
     "ingest_job",
     selection=AssetSelection.groups("ingest"),
     partitions_def=files_partitions,
+    executor_def=in_process_executor,
     description="Ingest one stored file (partition = its SHA-256) into pages, sections and chunks, then publish it.",
 )
 
