@@ -41,6 +41,7 @@ def one_run(name: str, job_fn, corpus: Path) -> dict:
     from rag_assets.settings import load_settings
 
     url = bench_database(f"bench_ui_run_{name}", fresh=True)
+    server = os.environ.get("RAG_DATABASE_URL")
     os.environ["RAG_DATABASE_URL"] = url  # the run's processes read their settings from the environment
     try:
         resources = build_resources(load_settings())
@@ -58,6 +59,10 @@ def one_run(name: str, job_fn, corpus: Path) -> dict:
         with PostgresResource(url=url).connect() as conn:
             status = conn.execute("SELECT status FROM documents WHERE id = %s", (reg.document_id,)).fetchone()["status"]
     finally:
+        if server is None:
+            os.environ.pop("RAG_DATABASE_URL")
+        else:
+            os.environ["RAG_DATABASE_URL"] = server
         drop_database(f"bench_ui_run_{name}")
     return {"executor": name, "success": ok, "status": status, "seconds": round(seconds, 1)}
 
