@@ -14,7 +14,8 @@ from dagster import reconstructable
 
 from rag_assets.partitions import files_partitions
 
-from .common import bench_database, drop_database, recorded
+# Absolute: Dagster loads this file by path to rebuild the job in the run's processes.
+from benchmarks.common import bench_database, drop_database, recorded
 
 FILE = "acme/hq/employee-handbook-2025.pdf"
 
