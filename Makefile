@@ -17,6 +17,7 @@ ui: install
 
 bench: install
 	$(BIN)/python -m benchmarks.ingest_speed
+	$(BIN)/python -m benchmarks.ui_run
 	$(BIN)/python -m benchmarks.scifact
 	$(BIN)/python -m benchmarks.latency
 	$(BIN)/python -m benchmarks.embedding_cache

@@ -33,6 +33,10 @@ def test_golden_benchmark_is_scheduled_nightly():
     assert schedule.cron_schedule == "0 3 * * *" and schedule.job_name == "golden_eval_job"
 
 
+def test_a_files_ingest_steps_run_in_its_run_s_own_process():
+    assert defs.resolve_job_def("ingest_job").executor_def.name == "in_process"
+
+
 def test_sensor_and_job_are_registered():
     assert defs.resolve_job_def("ingest_job") is not None
     assert defs.resolve_sensor_def("inbox_sensor").job_name == "ingest_job"
