@@ -12,12 +12,14 @@ ingest_job = define_asset_job(
     selection=AssetSelection.groups("ingest"),
     partitions_def=files_partitions,
     executor_def=in_process_executor,
+    tags={"rag/run": "ingest"},
     description="Ingest one stored file (partition = its SHA-256) into pages, sections and chunks, then publish it.",
 )
 
 eval_job = define_asset_job(
     "golden_eval_job",
     selection=AssetSelection.groups("evaluation"),
+    tags={"rag/run": "evaluation"},  # at most one at a time (dagster.yaml's run queue)
     description="The golden ablation against the live index; results land in eval_runs.",
 )
 

@@ -64,3 +64,25 @@ def test_the_pipeline_resource_has_exactly_the_spec_fields():
 
     fields = set(PipelineResource.model_fields) - {"api_key"}
     assert fields == {f.name for f in dataclasses.fields(PipelineSpec)}
+
+
+def test_the_run_queue_takes_one_evaluation_run_at_a_time(tmp_path, pg_server_url, monkeypatch):
+    import shutil
+
+    from dagster import DagsterInstance
+
+    from rag_assets.evaluation.provenance import REPO_ROOT
+    from rag_assets.instance import DAGSTER_DATABASE, dagster_storage_url
+    from rag_assets.settings import load_settings
+    from rag_serving.store.bootstrap import ensure_database
+
+    ensure_database(pg_server_url, DAGSTER_DATABASE)
+    shutil.copy(REPO_ROOT / "dagster.yaml", tmp_path / "dagster.yaml")
+    monkeypatch.setenv("DAGSTER_PG_URL", dagster_storage_url(load_settings(), pg_server_url))
+    monkeypatch.setenv("RAG_DAGSTER_ARTIFACTS", str(tmp_path / "storage"))
+    with DagsterInstance.from_config(str(tmp_path)) as instance:
+        queue = instance.run_coordinator.get_run_queue_config()
+    assert queue.max_concurrent_runs == 2
+    assert [(l["key"], l["value"], l["limit"]) for l in queue.tag_concurrency_limits] == [("rag/run", "evaluation", 1)]
+    assert defs.resolve_job_def("golden_eval_job").tags["rag/run"] == "evaluation"
+    assert defs.resolve_job_def("ingest_job").tags["rag/run"] == "ingest"
