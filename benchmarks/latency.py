@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from pathlib import Path
 
 import numpy as np
 from pgvector.psycopg import register_vector
@@ -18,6 +19,7 @@ from rag_serving.search.legs import Retriever
 from rag_serving.search.query import Query
 from rag_serving.store import bootstrap as db
 from rag_serving.store.sessions import Tenant
+from rag_serving.store.sqlfiles import sql_text
 
 from .common import BENCH_DATA, bench_database, recorded, serving
 
@@ -62,11 +64,43 @@ def percentile(values: list[float], p: float) -> float:
     return float(np.percentile(np.array(values), p))
 
 
+def compare_bm25(database, retriever: Retriever, questions: list[str], tenant: Tenant = TENANT) -> dict:
+    """The shipped BM25 statement against the one before migration 0011 (a join per posting), SQL alone, in turns:
+    p50/p95 of each, their ratio, and whether both rank the same top 50 with the same scores."""
+    from psycopg import sql
+
+    from rag_serving.search.hits import Filters
+    from rag_serving.search.legs import bm25_statement
+
+    joined = sql.SQL((Path(__file__).parent / "sql" / "bm25_joined.sql").read_text()).format(
+        filters=sql.SQL(sql_text("filters")))
+    statements = {"bm25_sql": bm25_statement(Filters()), "bm25_joined": joined}
+    timings: dict[str, list[float]] = {name: [] for name in statements}
+    same, worst = 0, 0.0
+    for question in questions:
+        params = {**Filters().params(), "question": question, "k1": retriever.k1, "b": retriever.b, "limit": 50}
+        ranked = {}
+        for name, statement in statements.items():
+            with database.session(tenant) as session:
+                t0 = time.perf_counter()
+                ranked[name] = session.execute(statement, params).fetchall()
+                timings[name].append((time.perf_counter() - t0) * 1000)
+        new, old = ranked["bm25_sql"], ranked["bm25_joined"]
+        same += [r["id"] for r in new] == [r["id"] for r in old]
+        worst = max([worst, *(abs(a["score"] - b["score"]) for a, b in zip(new, old))])
+    out = {name: {"p50_ms": round(percentile(t, 50), 1), "p95_ms": round(percentile(t, 95), 1)}
+           for name, t in timings.items()}
+    out["bm25_joined_over_bm25_sql_p95"] = round(out["bm25_joined"]["p95_ms"] / max(out["bm25_sql"]["p95_ms"], 1e-9), 1)
+    out["bm25_same_top50"] = round(same / len(questions), 4)
+    out["bm25_max_score_difference"] = worst
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--modes", default="dense_hnsw,dense_exact,bm25,ts_rank_cd,hybrid")
+    parser.add_argument("--modes", default="dense_hnsw,dense_exact,bm25,ts_rank_cd,hybrid,bm25_sql,bm25_joined")
     parser.add_argument("--ef-search", type=int, default=0, help="0: the Retriever's default (2 x LIMIT, at least 100)")
     args = parser.parse_args()
     _, queries, _ = load_beir(BENCH_DATA / "scifact", "test")
@@ -100,6 +134,8 @@ def main() -> None:
                 lists.append([h.chunk_id for h in hits])
             results[label] = lists
             row[label] = {"p50_ms": round(percentile(timings, 50), 1), "p95_ms": round(percentile(timings, 95), 1)}
+        if {"bm25_sql", "bm25_joined"} <= set(args.modes.split(",")):
+            row.update(compare_bm25(database, retriever, questions))
         if "dense_hnsw" in results and "dense_exact" in results:
             recall = [len(set(a) & set(b)) / max(len(b), 1) for a, b in zip(results["dense_hnsw"], results["dense_exact"])]
             row["hnsw_recall_at_50_vs_exact"] = round(float(np.mean(recall)), 4)

@@ -45,6 +45,10 @@ class Filters(BaseModel):
             raise ValueError("published_from is after published_to")
         return self
 
+    def active(self) -> bool:
+        """Whether any restriction is set."""
+        return any(v is not None for v in self.params().values())
+
     def params(self) -> dict:
         start, end = self.published_from, self.published_to
         if self.year is not None:

@@ -29,6 +29,12 @@ def _leg(name: str, dim: int | None = None) -> sql.Composed:
     return composed(name, **parts)
 
 
+def bm25_statement(filters: Filters) -> sql.Composed:
+    """The BM25 leg: its postings alone without filters; with them, only the chunks they admit are scored."""
+    restrict = composed("chunk_filter", filters=sql.SQL(sql_text("filters"))) if filters.active() else sql.SQL("")
+    return composed("bm25", chunk_filter=restrict)
+
+
 class Retriever:
     """The legs of one pipeline spec: its embedder, BM25 k1 and b, and candidates per leg before fusion."""
 
@@ -54,7 +60,7 @@ class Retriever:
         limit = max(k, self.candidates) if mode == "hybrid" else k
         params = {**filters.params(), "question": query.text, "model": self.embedder.model, "k1": self.k1,
                   "b": self.b, "limit": limit, "k": k, "rrf_k": RRF_K}
-        sparse_leg = _leg("bm25" if sparse == "bm25" else "tsrank")
+        sparse_leg = bm25_statement(filters) if sparse == "bm25" else _leg("tsrank")
         if mode in ("dense", "hybrid"):
             self.check_index_model(session)
             params["qvec"] = np.asarray(query.vector, dtype=np.float32)

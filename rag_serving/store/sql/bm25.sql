@@ -1,15 +1,17 @@
 -- Sparse leg: Okapi BM25 over the postings table, inside PostgreSQL (bm25_idf and bm25_tf, migration 0008). Terms
 -- are the question's lexemes under the same 'english' configuration that built the postings. N and avgdl come from
--- bm25_stats and df from the postings, over the live chunks this tenant may see (row-level security scopes every
--- table read). The postings of the question's terms are read once, by index, and reused for df and scores.
+-- bm25_stats, df and the lengths from the live postings this tenant may see (row-level security scopes every table
+-- read), read once from the covering index chunk_terms_live (migration 0011) and reused for df and scores: no join
+-- per posting. A request with filters scores only the chunks they admit (chunk_filter.sql).
 WITH q AS (
   SELECT DISTINCT t.lexeme AS term FROM unnest(to_tsvector('english', %(question)s)) AS t
 ),
 postings AS MATERIALIZED (
-  SELECT p.term, p.chunk_id, p.tf
-  FROM q JOIN chunk_terms p ON p.term = q.term
-  JOIN documents d ON d.id = p.document_id
-  WHERE d.status = 'live'
+  SELECT p.term, p.chunk_id, p.tf, p.length
+  FROM chunk_terms p
+  WHERE p.live
+    AND p.organization_id = current_setting('app.organization_id', true)
+    AND p.term = ANY(ARRAY(SELECT term FROM q))
 ),
 corpus AS (
   SELECT sum(chunks)::float8 AS n, greatest(sum(total_length)::float8 / nullif(sum(chunks), 0), 1) AS avgdl
@@ -20,15 +22,12 @@ df AS (
 ),
 scored AS (
   SELECT p.chunk_id AS id,
-         sum(bm25_idf(corpus.n, df.df) * bm25_tf(p.tf, c.bm25_length, corpus.avgdl, %(k1)s, %(b)s)) AS score
+         sum(bm25_idf(corpus.n, df.df) * bm25_tf(p.tf, p.length, corpus.avgdl, %(k1)s, %(b)s)) AS score
   FROM postings p
   JOIN df ON df.term = p.term
-  JOIN chunks c ON c.id = p.chunk_id
-  JOIN documents d ON d.id = c.document_id
-  LEFT JOIN sections s ON s.id = c.section_id
   CROSS JOIN corpus
   WHERE true
-  {filters}
+  {chunk_filter}
   GROUP BY p.chunk_id
 )
 -- Identical chunks (an unchanged paragraph in two editions) score the same up to the last bit of a floating-point sum
