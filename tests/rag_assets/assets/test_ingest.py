@@ -170,6 +170,38 @@ def test_crash_mid_ingest_leaves_the_old_version_live(database_url, conn, tmp_pa
     assert error["stage"] == "sections" and "simulated crash" in error["message"]
 
 
+def test_bm25_scores_a_new_versions_postings_only_once_it_is_published(database_url, conn, tmp_path):
+    from rag_assets.assets.ingest import published_documents
+    from rag_serving.models.embedders import HashedTfidf
+    from rag_serving.store.sessions import APP_ROLE, Database, Tenant
+    from tests.searching import legs
+
+    path = write(tmp_path, "handbook.pdf", HANDBOOK_V1)
+    run_batch(database_url, [Target(path, "acme", "hq", "handbook.pdf")])
+    path.write_bytes(HANDBOOK_V2)
+    with PostgresResource(url=database_url).connect() as c:
+        digest = ChunkerResource(size=200, overlap=20, snap=20).digest(TokenizerResource().load())
+        reg = register_file(c, path, organization_id="acme", rooftop_id="hq", source_path="handbook.pdf", digest=digest)
+    instance = DagsterInstance.ephemeral()
+    instance.add_dynamic_partitions(files_partitions.name, [reg.sha256])
+    built = [a for a in ingest_assets if a.key != published_documents.key]
+    assert materialize(built, partition_key=reg.sha256, instance=instance, resources=resources_for(database_url)).success
+    database = Database(make_conninfo(database_url, user=APP_ROLE), max_size=1)
+    search = legs(database, HashedTfidf())
+    try:
+        def bodies(question):
+            return [h.body for h in search(Tenant("acme", ("hq",)), question, mode="sparse", k=5)]
+
+        assert any("12 weeks" in b for b in bodies("weeks of parental leave"))
+        assert not any("16 weeks" in b for b in bodies("weeks of parental leave"))  # built, not yet published
+        assert materialize([published_documents], partition_key=reg.sha256, instance=instance,
+                           resources=resources_for(database_url)).success
+        found = bodies("weeks of parental leave")
+        assert any("16 weeks" in b for b in found) and not any("12 weeks" in b for b in found)
+    finally:
+        database.close()
+
+
 def test_retry_after_crash_completes_and_swaps(database_url, conn, tmp_path):
     path = write(tmp_path, "handbook.pdf", HANDBOOK_V1)
     run_batch(database_url, [Target(path, "acme", "hq", "handbook.pdf")])
