@@ -46,7 +46,7 @@ def run_ingest(targets, s: Settings, *, kind: str | None = None, published_on: s
 
     from rag_assets.definitions import build_resources
     from rag_assets.ingest.runner import ingest_targets
-    from rag_assets.ingest.vectors import backfill_sentence_vectors, backfill_token_vectors
+    from rag_assets.ingest.vectors import backfill_sentence_vectors, backfill_token_vectors, vectors_missing
     from rag_assets.instance import prepare_dagster_env
 
     url = bootstrap(s)
@@ -59,6 +59,8 @@ def run_ingest(targets, s: Settings, *, kind: str | None = None, published_on: s
         return batch
     # Files ingested before token or sentence vectors were stored are skipped as unchanged; give their chunks both.
     with connect(url, autocommit=True) as conn:
+        if not vectors_missing(conn):
+            return batch  # nothing to backfill: do not spend a second loading the encoder
         report = backfill_token_vectors(conn, resources["embedder"].get())
         sentences = backfill_sentence_vectors(conn, resources["embedder"].get())
     if report.counts.get("encoded"):

@@ -95,6 +95,11 @@ def token_vectors_step(conn: psycopg.Connection, sha: str, encoder, run_id: str 
     return report
 
 
+def vectors_missing(conn: psycopg.Connection) -> bool:
+    """Whether any live chunk lacks the token or sentence vectors of its own embedding model (a backfill is due)."""
+    return bool(conn.execute(sql_text("live_chunks_lack_vectors")).fetchone()["lacking"])
+
+
 def backfill_token_vectors(conn: psycopg.Connection, encoder) -> StepReport:
     """Token vectors for every live chunk that lacks them (a database ingested before late interaction existed,
     or rows a benchmark inserted directly)."""
