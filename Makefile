@@ -18,6 +18,7 @@ ui: install
 bench: install
 	$(BIN)/python -m benchmarks.ingest_speed
 	$(BIN)/python -m benchmarks.ui_run
+	$(BIN)/python -m benchmarks.reingest
 	$(BIN)/python -m benchmarks.scifact
 	$(BIN)/python -m benchmarks.latency
 	$(BIN)/python -m benchmarks.embedding_cache
@@ -31,6 +32,7 @@ bench: install
 	$(BIN)/python -m benchmarks.load
 	$(BIN)/python -m benchmarks.memory
 	$(BIN)/python -m benchmarks.faults
+	$(BIN)/python -m benchmarks.replica
 
 # Retrain the learned reranker (SciFact train + golden dev) into rag_serving/models/; commit the result.
 train-reranker: install

@@ -203,6 +203,7 @@ def start_standby(primary: Path, standby: Path, port: int) -> str:
                         "-c", "fast", "-h", str(source.socket_dir), "-p", str(source.port), "-U", "postgres"],
                        check=True, capture_output=True, text=True, user=user, timeout=RECOVERY_TIMEOUT_S)
     if not status(standby).running:
+        # The copy holds the primary's socket lock (its sockets live in its data dir): stale for the standby.
         _clear_stale_state(standby)
         pg_ctl(["-w", "-t", str(int(RECOVERY_TIMEOUT_S)), "-o", '-h ""', "-o", f"-k {standby}", "-o", f"-p {port}",
                 "-l", str(standby / "log"), "start"], pgdata=standby, user=user, timeout=RECOVERY_TIMEOUT_S + 10)
