@@ -25,7 +25,9 @@ ANCHORS = {"bm25 (bm25s, k1 1.5, b 0.75)": (0.686, 0.913), "dense all-MiniLM-L6-
 CHUNK_TOKENS = """
 SELECT c.id, array_agg(t.lexeme ORDER BY t.lexeme) AS lexemes, array_agg(coalesce(array_length(t.positions, 1), 1) ORDER BY t.lexeme) AS tfs
 FROM chunks c, unnest(c.tsv) AS t GROUP BY c.id"""
-QUERY_TOKENS = "SELECT array(SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', %s))) AS lexemes"
+# Each lexeme as often as the query says it: bm25s sums a repeated query token once per occurrence, as our leg does.
+QUERY_TOKENS = ("SELECT array(SELECT t.lexeme FROM unnest(to_tsvector('english', %s)) AS t, "
+                "generate_series(1, coalesce(array_length(t.positions, 1), 1))) AS lexemes")
 
 
 def build(url: str, embedder, split: str = "test") -> None:

@@ -1,10 +1,11 @@
 -- The sparse leg before migration 0011, kept as the latency benchmark's baseline (benchmarks.latency, mode
--- bm25_joined): a join per posting. Okapi BM25 over the postings table, inside PostgreSQL (bm25_idf and bm25_tf, migration 0008). Terms
+-- bm25_joined): a join per posting; it counts repeated query lexemes as the shipped one does. Okapi BM25 over the postings table, inside PostgreSQL (bm25_idf and bm25_tf, migration 0008). Terms
 -- are the question's lexemes under the same 'english' configuration that built the postings. N and avgdl come from
 -- bm25_stats and df from the postings, over the live chunks this tenant may see (row-level security scopes every
 -- table read). The postings of the question's terms are read once, by index, and reused for df and scores.
 WITH q AS (
-  SELECT DISTINCT t.lexeme AS term FROM unnest(to_tsvector('english', %(question)s)) AS t
+  SELECT t.lexeme AS term, coalesce(array_length(t.positions, 1), 1) AS qtf
+  FROM unnest(to_tsvector('english', %(question)s)) AS t
 ),
 postings AS MATERIALIZED (
   SELECT p.term, p.chunk_id, p.tf
@@ -21,8 +22,9 @@ df AS (
 ),
 scored AS (
   SELECT p.chunk_id AS id,
-         sum(bm25_idf(corpus.n, df.df) * bm25_tf(p.tf, c.bm25_length, corpus.avgdl, %(k1)s, %(b)s)) AS score
+         sum(q.qtf * bm25_idf(corpus.n, df.df) * bm25_tf(p.tf, c.bm25_length, corpus.avgdl, %(k1)s, %(b)s)) AS score
   FROM postings p
+  JOIN q ON q.term = p.term
   JOIN df ON df.term = p.term
   JOIN chunks c ON c.id = p.chunk_id
   JOIN documents d ON d.id = c.document_id

@@ -2,9 +2,12 @@
 -- are the question's lexemes under the same 'english' configuration that built the postings. N and avgdl come from
 -- bm25_stats, df and the lengths from the live postings this tenant may see (row-level security scopes every table
 -- read), read once from the covering index chunk_terms_live (migration 0011) and reused for df and scores: no join
--- per posting. A request with filters scores only the chunks they admit (chunk_filter.sql).
+-- per posting. A request with filters scores only the chunks they admit (chunk_filter.sql). A lexeme the question
+-- repeats counts as often as it occurs (qtf), as in Lucene and bm25s: to_tsvector keeps one row per lexeme with the
+-- positions of each occurrence.
 WITH q AS (
-  SELECT DISTINCT t.lexeme AS term FROM unnest(to_tsvector('english', %(question)s)) AS t
+  SELECT t.lexeme AS term, coalesce(array_length(t.positions, 1), 1) AS qtf
+  FROM unnest(to_tsvector('english', %(question)s)) AS t
 ),
 postings AS MATERIALIZED (
   SELECT p.term, p.chunk_id, p.tf, p.length
@@ -22,8 +25,9 @@ df AS (
 ),
 scored AS (
   SELECT p.chunk_id AS id,
-         sum(bm25_idf(corpus.n, df.df) * bm25_tf(p.tf, p.length, corpus.avgdl, %(k1)s, %(b)s)) AS score
+         sum(q.qtf * bm25_idf(corpus.n, df.df) * bm25_tf(p.tf, p.length, corpus.avgdl, %(k1)s, %(b)s)) AS score
   FROM postings p
+  JOIN q ON q.term = p.term
   JOIN df ON df.term = p.term
   CROSS JOIN corpus
   WHERE true
