@@ -15,9 +15,9 @@ from rag_serving.store.sessions import Session
 from rag_serving.store.sqlfiles import sql_text
 
 # Bump when a feature's definition changes: a model trained on other features must not be used.
-FEATURE_VERSION = "2"  # 2: bm25 counts a lexeme the question repeats
+FEATURE_VERSION = "1"
 FEATURES = (
-    "bm25",  # Okapi BM25 of the chunk (k1, b of the retriever), the sparse leg's score
+    "bm25",  # Okapi BM25 of the chunk (k1, b of the retriever) over the question's distinct lexemes
     "bm25_rel",  # bm25 / the best bm25 among the candidates
     "cosine",  # dense cosine of question and chunk vectors
     "cosine_gap",  # cosine − the best cosine among the candidates
@@ -68,7 +68,7 @@ class FeatureExtractor:
         terms = query.terms(session)
         idf, total_idf = terms.idf, terms.total_idf
         rows = {r["id"]: r for r in session.execute(sql_text("candidate_features"), {
-            "terms": list(idf), "idf": list(terms.weights.values()), "ids": [h.chunk_id for h in hits], "avgdl": terms.avgdl,
+            "terms": list(idf), "idf": list(idf.values()), "ids": [h.chunk_id for h in hits], "avgdl": terms.avgdl,
             "k1": self.k1, "b": self.b}).fetchall()}
         raw = np.zeros((len(hits), len(FEATURES)))
         for i, h in enumerate(hits):

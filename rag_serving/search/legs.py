@@ -76,7 +76,15 @@ class Retriever:
             statement = sparse_leg
         else:
             statement = composed("hybrid", dense=_leg("dense", self.embedder.dim), sparse=sparse_leg)
+        grouped = mode != "dense" and sparse == "bm25"
+        if grouped:
+            # The planner cannot see how many chunks the postings of the question's terms reach (a CTE), guesses a
+            # handful and sorts them all by chunk id to sum their scores; at 100k chunks that is ~18k rows, and a
+            # hash aggregate takes 0.6x the time. Nothing else in these statements has an alternative to sorting.
+            session.execute("SET LOCAL enable_sort = off")
         ranked = session.execute(statement, params).fetchall()
+        if grouped:
+            session.execute("SET LOCAL enable_sort TO DEFAULT")
         if exact:  # later statements of this request's session use the index again
             session.execute("SET LOCAL enable_indexscan = on")
         return hydrate(session, ranked, mode)[:k]

@@ -19,12 +19,6 @@ class Terms:
     idf: dict[str, float]
     n: float  # live chunks
     avgdl: float  # mean chunk length in lexeme occurrences
-    qtf: dict[str, int] = field(default_factory=dict)  # how often the question says each lexeme (1 if absent)
-
-    @property
-    def weights(self) -> dict[str, float]:
-        """Each lexeme's weight in the BM25 sum: its IDF times how often the question repeats it."""
-        return {term: idf * self.qtf.get(term, 1) for term, idf in self.idf.items()}
 
     @property
     def total_idf(self) -> float:
@@ -53,6 +47,5 @@ class Query:
             rows = session.execute(sql_text("question_terms"), {"question": self.text}).fetchall()
             n = float(rows[0]["n"]) if rows else 0.0
             avgdl = float(rows[0]["avgdl"]) if rows else 1.0
-            self._terms = Terms({r["term"]: float(r["idf"]) for r in rows}, n, avgdl,
-                                {r["term"]: int(r["qtf"]) for r in rows})
+            self._terms = Terms({r["term"]: float(r["idf"]) for r in rows}, n, avgdl)
         return self._terms

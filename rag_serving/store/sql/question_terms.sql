@@ -1,9 +1,7 @@
 -- The question's lexemes with their BM25 IDF over the live chunks this tenant may see (row-level security scopes
--- every read), computed with the sparse leg's own function,
--- how often the question says each (qtf), plus N and avgdl.
+-- every read), computed with the sparse leg's own function, plus N and avgdl.
 WITH q AS (
-  SELECT t.lexeme AS term, coalesce(array_length(t.positions, 1), 1) AS qtf
-  FROM unnest(to_tsvector('english', %(question)s)) AS t
+  SELECT DISTINCT t.lexeme AS term FROM unnest(to_tsvector('english', %(question)s)) AS t
 ),
 corpus AS (
   SELECT coalesce(sum(chunks), 0)::float8 AS n, greatest(sum(total_length)::float8 / nullif(sum(chunks), 0), 1) AS avgdl
@@ -16,6 +14,6 @@ df AS (
   ) AS live ON live.term = q.term
   GROUP BY q.term
 )
-SELECT df.term, bm25_idf(corpus.n, df.df) AS idf, q.qtf, corpus.n, corpus.avgdl
-FROM df JOIN q ON q.term = df.term CROSS JOIN corpus
+SELECT df.term, bm25_idf(corpus.n, df.df) AS idf, corpus.n, corpus.avgdl
+FROM df CROSS JOIN corpus
 ORDER BY df.term

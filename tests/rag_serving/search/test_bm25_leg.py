@@ -38,10 +38,23 @@ def test_a_word_the_question_repeats_counts_once_per_occurrence(tiny):
     assert hits[0].score == pytest.approx(2 * IDF_ONCE) and hits[1].score == pytest.approx(IDF_ONCE)
 
 
-def test_the_rerankers_bm25_feature_counts_the_repeat_too(tiny, minilm):
+def test_the_rerankers_bm25_feature_takes_each_word_once_as_its_model_was_trained(tiny, minilm):
     database, embedder = tiny
     question = "cherries, cherries or apples?"
     hits = legs(database, embedder)(TENANT, question, mode="sparse", k=3)
     with database.session(TENANT) as session:
         matrix = FeatureExtractor(MaxSimReranker(minilm)).matrix(session, Query(question, embedder), hits)
-    assert list(matrix[:, FEATURES.index("bm25")]) == pytest.approx([2 * IDF_ONCE, IDF_ONCE])
+    assert list(matrix[:, FEATURES.index("bm25")]) == pytest.approx([IDF_ONCE, IDF_ONCE])
+
+
+def test_chunks_tied_at_the_cut_go_to_the_smaller_id(database_url):
+    embedder = HashedTfidf()
+    chunks = [*CHUNKS, ("0", "Copy", "apples grow")]  # the same text as "a", stored last, with the smaller id
+    with db.connect(database_url, autocommit=True) as conn:
+        insert_entries(conn, chunks, embedder.embed([c[2] for c in chunks]), "tiny", embedder)
+    database = Database(make_conninfo(database_url, user=APP_ROLE), max_size=1)
+    try:
+        hits = legs(database, embedder)(TENANT, "apples", mode="sparse", k=1)
+    finally:
+        database.close()
+    assert [h.chunk_id for h in hits] == ["0"]

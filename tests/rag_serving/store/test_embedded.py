@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+import psutil
 import psycopg
 import pytest
 
@@ -121,3 +122,26 @@ def test_server_runs_as_a_normal_user(tmp_path):
     finally:
         stopped = subprocess.run(prefix + cmd + ["stop"], env=env, capture_output=True, text=True, timeout=300)
     assert stopped.stdout.strip() == "stopped"
+
+
+def test_memory_settings_are_sized_to_the_machine():
+    from rag_serving.store.server_config import sized
+
+    # An eighth of memory for shared buffers, between 128 MB and 2 GB; half of it as the planner's cache estimate.
+    assert sized(24 * 2**30) == {"shared_buffers": "2048MB", "effective_cache_size": "12288MB", "max_wal_size": "2GB"}
+    assert sized(2 * 2**30)["shared_buffers"] == "256MB"
+    assert sized(512 * 2**20)["shared_buffers"] == "128MB"
+
+
+def test_a_new_server_starts_with_those_settings_and_keeps_them_after_a_restart(pgdata):
+    from rag_serving.store.server_config import sized
+
+    wanted = int(sized(psutil.virtual_memory().total)["shared_buffers"].removesuffix("MB")) * 2**20
+
+    def shared_buffers(url: str) -> int:
+        with psycopg.connect(url) as conn:
+            return conn.execute("SELECT setting::bigint * 8192 FROM pg_settings WHERE name = 'shared_buffers'").fetchone()[0]
+
+    assert shared_buffers(embedded.start(pgdata)) == wanted
+    embedded.stop(pgdata)
+    assert shared_buffers(embedded.start(pgdata)) == wanted

@@ -35,6 +35,7 @@ def cluster(tmp_path_factory):
             conn.execute("CREATE DATABASE rag")
         primary = make_conninfo(server, dbname="rag")
         migrate(primary)
+        caught_up(primary, replica_server)  # the database exists on the replica only once its creation is replayed
         yield primary, make_conninfo(replica_server, dbname="rag")
     finally:
         embedded.stop(root / "standby")
@@ -42,11 +43,12 @@ def cluster(tmp_path_factory):
 
 
 def caught_up(primary: str, replica: str, timeout: float = 120) -> None:
-    """Wait until the replica has replayed everything the primary has written so far."""
+    """Wait until the replica has replayed everything the primary has written so far (WAL positions are per server,
+    so any database of each will do)."""
     with psycopg.connect(primary) as conn:
         target = conn.execute("SELECT pg_current_wal_lsn()").fetchone()[0]
     deadline = time.monotonic() + timeout
-    with psycopg.connect(replica, autocommit=True) as conn:
+    with psycopg.connect(make_conninfo(replica, dbname="postgres"), autocommit=True) as conn:
         while conn.execute("SELECT pg_last_wal_replay_lsn() >= %s::pg_lsn", (target,)).fetchone()[0] is not True:
             assert time.monotonic() < deadline, f"replica did not replay up to {target} within {timeout} s"
             time.sleep(0.05)
