@@ -45,8 +45,8 @@ class Retriever:
         self.ef_search = ef_search  # 0: twice the LIMIT, at least EF_SEARCH_MIN
 
     def check_index_model(self, session: Session) -> None:
-        models = [r["embedding_model"] for r in session.execute(sql_text("live_models")).fetchall()]
-        others = [m for m in models if m != self.embedder.model]
+        others = [r["embedding_model"] for r in
+                  session.execute(sql_text("other_live_models"), {"model": self.embedder.model}).fetchall()]
         if others:
             raise IndexModelMismatch(
                 f"the index was built with {', '.join(others)} but queries embed with {self.embedder.model}; "
