@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from scipy import stats
 
 from rag_assets.evaluation.golden import GoldenCase
 from rag_assets.evaluation.metrics import dcg
@@ -85,6 +84,8 @@ def rate_interval(flags: Sequence[bool]) -> tuple[float, float]:
     if len(data) < 2 or np.all(data == data[0]):
         value = float(data.mean()) if len(data) else 0.0
         return value, value
+    from scipy import stats  # here, not at the top: scipy.stats takes ~0.7 s to import and every `rag` command loads this
+
     result = stats.bootstrap((data,), np.mean, n_resamples=BOOTSTRAP_RESAMPLES, confidence_level=0.95,
                              method="percentile", rng=np.random.default_rng(BOOTSTRAP_SEED))
     return float(result.confidence_interval.low), float(result.confidence_interval.high)

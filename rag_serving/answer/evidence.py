@@ -8,12 +8,11 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from rag_serving.answer.parts import REFERRING, missing_for, sides
 from rag_serving.answer.sentences import LEADER, split_sentences
 from rag_serving.answer.terms import contains_term, normalize, strict_identifier
-from rag_serving.answer.text import stem, stems, words
+from rag_serving.answer.text import stem, stems, stop_words, words
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.editions import superseded
 from rag_serving.search.hits import Hit
@@ -91,7 +90,8 @@ def proper_names(text: str) -> list[str]:
 def profile(question: str) -> QuestionProfile:
     # "what's" and "Acme's" lose the 's so the stopword and question-word lists see the word itself.
     tokens = [re.sub(r"['’]s$", "", w.lower()) for w in words(question)]
-    content = [t for t in tokens if t not in ENGLISH_STOP_WORDS and t not in _QUESTION_WORDS]
+    stop = stop_words()
+    content = [t for t in tokens if t not in stop and t not in _QUESTION_WORDS]
     key = tuple(dict.fromkeys(stem(t) for t in content))
     plain = normalize(question)  # "10‑K" with a non-breaking hyphen is the identifier 10-K
     strict = tuple(dict.fromkeys(

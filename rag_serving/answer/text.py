@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import re
 import threading
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import snowballstemmer
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:[-'’.][A-Za-z0-9]+)*")
 # snowballstemmer's stemmer keeps its state on the instance: one shared by request threads returns wrong stems
@@ -20,6 +19,15 @@ def stemmer() -> snowballstemmer.stemmer:
     if not hasattr(_local, "stemmer"):
         _local.stemmer = snowballstemmer.stemmer("english")
     return _local.stemmer
+
+
+@cache
+def stop_words() -> frozenset[str]:
+    """scikit-learn's English stop words, imported on first use: importing sklearn takes ~1 s, and every `rag` command
+    imports this module while most never compare words."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return ENGLISH_STOP_WORDS
 
 
 def words(text: str) -> list[str]:
@@ -38,5 +46,5 @@ def stem(word: str) -> str:
 @lru_cache(maxsize=20_000)
 def stems(text: str) -> frozenset[str]:
     """Lower-cased Snowball stems of the non-stopwords in text."""
-    tokens = [w.lower() for w in words(text)]
-    return frozenset(stem(t) for t in tokens if t not in ENGLISH_STOP_WORDS)
+    tokens, stop = [w.lower() for w in words(text)], stop_words()
+    return frozenset(stem(t) for t in tokens if t not in stop)
