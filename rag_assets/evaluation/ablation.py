@@ -6,11 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from rag_assets.evaluation.golden import GoldenCase
 from rag_assets.evaluation.runs import Row, RowRun, run_row
-from rag_assets.evaluation.scoring import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
+from rag_assets.evaluation.scoring import bootstrap_interval
 from rag_serving.spec import PipelineSpec
 from rag_serving.wiring import Wiring
 
@@ -121,20 +120,11 @@ def _paired(new: RowRun, old: RowRun, metric: str) -> list[tuple[float, float]]:
     return [(a[metric], b[metric]) for a, b in zip(new.cases, old.cases) if a["expect"] == "answer"]
 
 
-def interval(diff: np.ndarray) -> tuple[float, float]:
-    """95% percentile bootstrap interval of the mean of per-question differences (fixed seed)."""
-    if len(diff) < 2 or np.all(diff == diff[0]):
-        return (float(diff.mean()),) * 2 if len(diff) else (0.0, 0.0)
-    result = stats.bootstrap((diff,), np.mean, n_resamples=BOOTSTRAP_RESAMPLES, confidence_level=0.95,
-                             method="percentile", rng=np.random.default_rng(BOOTSTRAP_SEED))
-    return float(result.confidence_interval.low), float(result.confidence_interval.high)
-
-
 def compare(new: RowRun, old: RowRun, metric: str) -> Comparison:
     """Per-question differences (new − old); 95% percentile bootstrap of their mean (fixed seed).
     better/worse follow the metric's direction: fewer false answers is better."""
     diff = np.array([float(a) - float(b) for a, b in _paired(new, old, metric)], dtype=float)
-    low, high = interval(diff)
+    low, high = bootstrap_interval(diff)
     up, down = int((diff > 0).sum()), int((diff < 0).sum())
     better, worse = (up, down) if PAIRED_METRICS[metric] else (down, up)
     return Comparison(metric, old.row.name, better, worse, int((diff == 0).sum()),

@@ -78,9 +78,10 @@ def answer_metrics(response: Response, case: GoldenCase) -> dict:
     }
 
 
-def rate_interval(flags: Sequence[bool]) -> tuple[float, float]:
-    """95% percentile bootstrap interval of a rate (1,000 resamples of the questions, fixed seed)."""
-    data = np.asarray(flags, dtype=float)
+def bootstrap_interval(values: Sequence[float]) -> tuple[float, float]:
+    """95% percentile bootstrap interval of a mean over questions (1,000 resamples, fixed seed): of a rate, or of the
+    per-question differences between two rows."""
+    data = np.asarray(values, dtype=float)
     if len(data) < 2 or np.all(data == data[0]):
         value = float(data.mean()) if len(data) else 0.0
         return value, value
@@ -89,6 +90,11 @@ def rate_interval(flags: Sequence[bool]) -> tuple[float, float]:
     result = stats.bootstrap((data,), np.mean, n_resamples=BOOTSTRAP_RESAMPLES, confidence_level=0.95,
                              method="percentile", rng=np.random.default_rng(BOOTSTRAP_SEED))
     return float(result.confidence_interval.low), float(result.confidence_interval.high)
+
+
+def rate_interval(flags: Sequence[bool]) -> tuple[float, float]:
+    """95% percentile bootstrap interval of a rate (1,000 resamples of the questions, fixed seed)."""
+    return bootstrap_interval(flags)
 
 
 def summarize(rows: list[dict]) -> dict:

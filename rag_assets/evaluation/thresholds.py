@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from sklearn.metrics import roc_auc_score
 
 from rag_assets.evaluation.golden import GoldenCase
 from rag_assets.evaluation.runs import Row, run_row
@@ -53,6 +52,8 @@ def confidence_auc(rows: Sequence[dict]) -> float | None:
     labels = [r["expect"] == "answer" for r in rows]
     if len(set(labels)) < 2:
         return None
+    from sklearn.metrics import roc_auc_score  # here: the Dagster definitions load this module for every ingest
+
     return float(roc_auc_score(labels, [r["confidence"] for r in rows]))
 
 

@@ -11,9 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-from rag_assets.evaluation.ablation import interval
 from rag_assets.evaluation.golden import GoldenCase
-from rag_assets.evaluation.scoring import case_metrics, judge
+from rag_assets.evaluation.scoring import bootstrap_interval, case_metrics, judge
 from rag_serving.search.features import FEATURE_VERSION, FEATURES, FeatureExtractor
 from rag_serving.search.hits import Filters, Hit
 from rag_serving.search.learned import ARTEFACT_FORMAT
@@ -158,7 +157,7 @@ def leave_one_source_out(queries: Sequence[TrainingQuery], make_model) -> dict:
             p = model.predict_proba(q.features)[:, 1]
             reranked.append(q.ndcg(sorted(range(len(p)), key=lambda i: -p[i])))
         diff = np.array(reranked) - fused
-        low, high = interval(diff)
+        low, high = bootstrap_interval(diff)
         out[held] = {"queries": len(test), "trained_on": [s for s in sources if s != held],
                      "fused": round(float(fused.mean()), 4), "reranked": round(float(np.mean(reranked)), 4),
                      "difference_ci": [round(low, 4), round(high, 4)]}
