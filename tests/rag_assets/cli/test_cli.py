@@ -282,3 +282,11 @@ def test_eval_scores_any_beir_folder_given_as_a_path(external_env, tmp_path):
     assert ablated.returncode == 0, ablated.stderr
     assert "| naive: dense top-10 |" in ablated.stdout and "| full pipeline as configured |" in ablated.stdout
     assert "false_answer" not in ablated.stdout and "embedded" not in ablated.stdout
+
+
+def test_the_command_line_starts_without_importing_sklearn_or_scipy_stats():
+    # Each takes ~0.7-1 s to import; only evaluation and the learned models need them, and they import them there.
+    probe = "import sys, rag_assets.cli, rag_assets.definitions; print(sorted({'sklearn', 'scipy.stats'} & set(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
