@@ -4,7 +4,7 @@ or pysbd segmenter returned wrong output and raised under concurrent requests)."
 from concurrent.futures import ThreadPoolExecutor
 
 from rag_serving.answer.sentences import split_sentences
-from rag_serving.answer.text import stem, stems
+from rag_serving.answer.text import stem, stems, stop_words
 
 TEXTS = [
     "Full-time employees are entitled to sixteen weeks of parental leave at full pay.",
@@ -42,9 +42,19 @@ def test_the_shared_caches_answer_many_threads_as_the_uncached_functions_do():
     expected = [(stems.__wrapped__(t), split_sentences.__wrapped__(t)) for t in texts]
     stems.cache_clear()
     stem.cache_clear()
+    stop_words.cache_clear()
     split_sentences.cache_clear()
     with ThreadPoolExecutor(8) as pool:
         for _ in range(3):
             assert list(pool.map(lambda t: (stems(t), split_sentences(t)), texts)) == expected
     # What the caches hand out cannot be changed by one request under another's feet.
     assert isinstance(stems(texts[0]), frozenset) and isinstance(split_sentences(texts[0]), tuple)
+
+
+def test_the_stop_word_list_loaded_first_by_many_threads_is_one_frozen_set():
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    stop_words.cache_clear()
+    with ThreadPoolExecutor(8) as pool:
+        lists = list(pool.map(lambda _: stop_words(), range(32)))
+    assert all(words == ENGLISH_STOP_WORDS for words in lists) and isinstance(lists[0], frozenset)
