@@ -16,7 +16,7 @@ from rag_assets.evaluation.golden import GoldenCase
 from rag_assets.evaluation.provenance import git_commit
 from rag_assets.evaluation.public_sets import load_mmlongbench
 from rag_assets.evaluation.runs import Row, run_row
-from rag_assets.evaluation.scoring import rate_interval
+from rag_assets.evaluation.scoring import bootstrap_interval
 from rag_assets.ingest.vectors import backfill_sentence_vectors, backfill_token_vectors
 from rag_assets.settings import load_settings
 from rag_serving.answer.answerer import search_text
@@ -63,8 +63,8 @@ def evaluate(name: str, url: str, embedder, cases: list[GoldenCase], shipped) ->
         correct = [thresholds.shown_at(r, t) and bool(r["correct"]) for r in run.cases
                    if r["expect"] == "answer" and r["correct"] is not None]
         out[f"at {t:g}"] = {
-            "false_answer_rate": round(float(np.mean(no_answer)), 3), "false_answer_ci": [round(v, 3) for v in rate_interval(no_answer)],
-            "over_abstention_rate": round(float(np.mean(abstained)), 3), "over_abstention_ci": [round(v, 3) for v in rate_interval(abstained)],
+            "false_answer_rate": round(float(np.mean(no_answer)), 3), "false_answer_ci": [round(v, 3) for v in bootstrap_interval(no_answer)],
+            "over_abstention_rate": round(float(np.mean(abstained)), 3), "over_abstention_ci": [round(v, 3) for v in bootstrap_interval(abstained)],
             "contains_gold_answer": round(float(np.mean(correct)), 3) if correct else None,
         }
     return out

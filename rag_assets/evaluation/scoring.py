@@ -92,11 +92,6 @@ def bootstrap_interval(values: Sequence[float]) -> tuple[float, float]:
     return float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 
-def rate_interval(flags: Sequence[bool]) -> tuple[float, float]:
-    """95% percentile bootstrap interval of a rate (1,000 resamples of the questions, fixed seed)."""
-    return bootstrap_interval(flags)
-
-
 def summarize(rows: list[dict]) -> dict:
     scored = [r for r in rows if r["expect"] == "answer"]
     keys = [k for k in scored[0] if "@" in k] if scored else []
@@ -119,7 +114,7 @@ def summarize(rows: list[dict]) -> dict:
                             ("grounding_failed_rate", [not r["grounded"] for r in drafted]),
                             ("clarified_rate", [r["route"] == "clarify" for r in clarify])]:
             summary[name] = round(float(np.mean(flags)), 4) if flags else None
-            summary[f"{name}_ci"] = [round(v, 4) for v in rate_interval(flags)] if flags else None
+            summary[f"{name}_ci"] = [round(v, 4) for v in bootstrap_interval(flags)] if flags else None
         summary["gradable_cases"] = len(gradable)
         summary["routes"] = {route: sum(r["route"] == route for r in rows) for route in ("answer", "abstain", "clarify", "web")}
     return summary
