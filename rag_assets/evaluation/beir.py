@@ -54,6 +54,8 @@ def load_corpus(url: str, folder: Path, embedder, *, split: str = "test", roofto
         present = conn.execute("SELECT count(*) AS n FROM chunks WHERE embedding_model = %s AND rooftop_id = %s",
                                (embedder.model, rooftop)).fetchone()["n"]
         if present != len(corpus):
+            # Postings first, in one statement: a cascade from documents would delete them chunk by chunk.
+            conn.execute("DELETE FROM chunk_terms WHERE organization_id = %s AND rooftop_id = %s", (ORGANIZATION, rooftop))
             conn.execute("DELETE FROM documents WHERE organization_id = %s AND rooftop_id = %s", (ORGANIZATION, rooftop))
             entries = list(corpus.values())
             texts = [(d.get("title", "") + ". " + d["text"]).strip() for d in entries]

@@ -57,12 +57,13 @@ def publish_step(conn: psycopg.Connection, sha: str, run_id: str | None = None) 
     report = StepReport(documents=len(docs))
     for doc in docs:
         with conn.transaction():
-            conn.execute(sql_text("lock_source"), (doc["organization_id"], doc["rooftop_id"], doc["source_path"]))
+            conn.execute(sql_text("lock_rooftop"), (doc["organization_id"], doc["rooftop_id"]))
             old = conn.execute(
                 sql_text("supersede_live"), (doc["organization_id"], doc["rooftop_id"], doc["source_path"], doc["id"])
             ).fetchall()
             old_ids = [r["id"] for r in old]
             if old_ids:
+                conn.execute(sql_text("delete_superseded_postings"), (old_ids,))
                 conn.execute(sql_text("delete_superseded_chunks"), (old_ids,))
                 conn.execute(sql_text("delete_superseded_sections"), (old_ids,))
                 conn.execute(sql_text("delete_superseded_pages"), (old_ids,))

@@ -153,6 +153,10 @@ def test_changed_file_replaces_the_old_version(database_url, conn, tmp_path):
     # The superseded version keeps its audit row but none of its searchable rows.
     assert conn.execute("SELECT count(*) AS n FROM chunks c JOIN documents d ON d.id = c.document_id "
                         "WHERE d.status = 'superseded'").fetchone()["n"] == 0
+    # BM25's document frequencies count the live version's postings, the replaced one's no longer.
+    assert conn.execute("SELECT organization_id, term, rooftop_id, df FROM term_stats ORDER BY 1, 2, 3").fetchall() == \
+        conn.execute("SELECT organization_id, term, rooftop_id, count(*) AS df FROM chunk_terms WHERE live "
+                     "GROUP BY 1, 2, 3 ORDER BY 1, 2, 3").fetchall()
 
 
 def test_crash_mid_ingest_leaves_the_old_version_live(database_url, conn, tmp_path):

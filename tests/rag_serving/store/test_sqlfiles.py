@@ -26,7 +26,7 @@ def test_a_missing_statement_names_the_file():
 
 
 def test_many_threads_read_the_same_text():
-    names = ["bm25", "dense", "hybrid", "hydrate", "question_terms", "candidate_features", "set_tenant"] * 40
+    names = ["bm25_pruned", "dense", "hybrid", "hydrate", "question_terms", "candidate_features", "set_tenant"] * 40
     expected = {n: (ROOT / "rag_serving/store/sql" / f"{n}.sql").read_text(encoding="utf-8") for n in set(names)}
     package_sql.cache_clear()
     with ThreadPoolExecutor(8) as pool:

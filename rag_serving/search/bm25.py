@@ -1,0 +1,91 @@
+"""Exact BM25 top-k that reads only the rarer words' postings (MaxScore): the terms' split and its retries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from psycopg import sql
+
+from rag_serving.search.hits import Filters
+from rag_serving.store.sessions import Session
+from rag_serving.store.sqlfiles import composed, sql_text
+
+# Margin between θ and the common words' bound, as in bm25_pruned.sql: far above the last bits of a float sum.
+MARGIN = 1e-6
+# Candidates scored in full to set θ, per chunk of the LIMIT: more find a higher θ (fewer candidates to probe, fewer
+# retried splits) for a few index probes each.
+HEAD = 4
+
+
+@dataclass(frozen=True)
+class Term:
+    term: str
+    weight: float  # qtf · idf
+    df: float
+
+    def bound(self, k1: float) -> float:
+        """What the term can add to any chunk's score: its tf part stays below k1 + 1."""
+        return self.weight * (k1 + 1)
+
+
+def first_split(ordered: list[Term], limit: int) -> int:
+    """How many of the terms (ordered by bound, lowest first) start as the skipped common words: as many as leave
+    rarer terms whose postings could fill the top LIMIT on their own."""
+    skipped, essential_df = len(ordered), 0.0
+    while skipped > 0 and essential_df < limit:
+        skipped -= 1
+        essential_df += ordered[skipped].df
+    return skipped
+
+
+def next_split(ordered: list[Term], k1: float, skipped: int, theta: float, candidates: int, limit: int) -> int:
+    """After a split that could not prove its top: fewer skipped words, as many as θ rules out (θ only grows as
+    terms move to the essential side), and at least one fewer."""
+    if candidates < limit:
+        return skipped - 1
+    fits, bound = 0, 0.0
+    while fits < skipped - 1 and bound + ordered[fits].bound(k1) < theta - MARGIN:
+        bound += ordered[fits].bound(k1)
+        fits += 1
+    return fits
+
+
+@dataclass(frozen=True)
+class Ranked:
+    rows: list[dict]  # id, score, rank
+    statements: int  # pruned statements run (1 when the first split proved its top)
+    skipped: int  # common words whose postings were probed per candidate instead of read whole
+
+
+def statement(filters: Filters) -> sql.Composed:
+    """The pruned BM25 statement: without filters its postings alone; with them, only the chunks they admit."""
+    restrict = composed("chunk_filter", filters=sql.SQL(sql_text("filters"))) if filters.active() else sql.SQL("")
+    return composed("bm25_pruned", chunk_filter=restrict)
+
+
+def top(session: Session, question: str, filters: Filters, *, k1: float, b: float, limit: int,
+        prune: bool = True) -> Ranked:
+    """The BM25 top LIMIT, exactly as scoring every posting would rank it. prune=False reads every posting (the
+    reference the tests and the benchmark compare against)."""
+    rows = session.execute(sql_text("bm25_terms"), {"question": question}).fetchall()
+    if not rows:
+        return Ranked([], 0, 0)
+    terms = [Term(r["term"], float(r["weight"]), float(r["df"])) for r in rows]
+    ordered = sorted(terms, key=lambda t: (t.bound(k1), t.term))
+    skipped = first_split(ordered, limit) if prune else 0
+    run = statement(filters)
+    base = {**filters.params(), "avgdl": float(rows[0]["avgdl"]), "k1": k1, "b": b, "limit": limit,
+            "head": HEAD * limit}
+    attempts = 0
+    while True:
+        attempts += 1
+        rest, essential = ordered[:skipped][::-1], ordered[skipped:]  # rest probed largest bound first
+        bounds = [t.bound(k1) for t in rest]
+        ranked = session.execute(run, {
+            **base, "essential": [t.term for t in essential], "essential_w": [t.weight for t in essential],
+            "rest": [t.term for t in rest], "rest_w": [t.weight for t in rest],
+            "rest_after": [sum(bounds[i + 1:], 0.0) for i in range(len(rest))], "bound": sum(bounds, 0.0),
+        }).fetchall()
+        if not ranked or ranked[0]["id"] is not None:
+            return Ranked(ranked, attempts, skipped)
+        skipped = next_split(ordered, k1, skipped, float(ranked[0]["score"]), int(ranked[0]["rank"]), limit)

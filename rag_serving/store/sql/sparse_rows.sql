@@ -1,0 +1,3 @@
+-- The sparse leg's ranked rows (search/bm25.py), passed back in for fusion with the dense leg (hybrid.sql).
+SELECT s.id, s.score, s.rank
+FROM unnest(%(sparse_ids)s::text[], %(sparse_scores)s::float8[]) WITH ORDINALITY AS s(id, score, rank)
