@@ -1,4 +1,5 @@
-"""Query latency p50/p95 per mode at 10k and 100k chunks, HNSW against exact search, and HNSW's recall@50 against exact."""
+"""Query latency p50/p95 per mode at 10k and 100k chunks, HNSW against exact search, and HNSW's recall@50 against exact;
+mode `retrieve` times `POST /retrieve` (the shipped pipeline, learned reranker included) on a real server."""
 
 from __future__ import annotations
 
@@ -58,6 +59,63 @@ def build(url: str, embedder, size: int) -> None:
             vectors.append(vec / np.linalg.norm(vec))
         insert_entries(conn, entries, vectors, "scifact", embedder)
         print(f"built {size} chunks in {time.perf_counter() - t0:.0f} s")
+
+
+def copy_token_vectors(url: str, size: int) -> None:
+    """Token vectors for the reranker's MaxSim feature: each SciFact abstract's from the SciFact benchmark's database,
+    and each copy gets its original's (the copy's body adds a few tokens of suffix, so sizes are within a handful of
+    tokens and the values are its original's: this measures time, not ranking). ~12 GB at 100k chunks."""
+    with db.connect(url, autocommit=True) as conn:
+        if conn.execute("SELECT count(*) AS n FROM chunk_token_vectors").fetchone()["n"] == size:
+            return
+        t0 = time.perf_counter()
+        conn.execute("DELETE FROM chunk_token_vectors")
+        with db.connect(bench_database("bench_scifact", fresh=False)) as source:
+            originals = source.execute(
+                "SELECT t.model, t.tokens, t.dim, t.vectors, t.scales FROM chunks c "
+                "JOIN chunk_token_vectors t ON t.chunk_id = c.id ORDER BY c.id").fetchall()
+        with conn.transaction():
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO chunk_token_vectors (chunk_id, model, organization_id, rooftop_id, body_sha256, tokens,"
+                    " dim, vectors, scales) SELECT c.id, %(model)s, c.organization_id, c.rooftop_id,"
+                    " encode(sha256(convert_to(c.body, 'UTF8')), 'hex'), %(tokens)s, %(dim)s, %(vectors)s, %(scales)s"
+                    " FROM chunks c WHERE c.id = %(id)s",
+                    [{**r, "id": f"d{j}"} for j, r in enumerate(originals)])
+            conn.execute(
+                "INSERT INTO chunk_token_vectors (chunk_id, model, organization_id, rooftop_id, body_sha256, tokens, dim,"
+                " vectors, scales) SELECT c.id, o.model, c.organization_id, c.rooftop_id,"
+                " encode(sha256(convert_to(c.body, 'UTF8')), 'hex'), o.tokens, o.dim, o.vectors, o.scales"
+                " FROM chunks c JOIN chunk_token_vectors o ON o.chunk_id = 'd' || (substr(c.id, 2)::int %% %s)"
+                " WHERE substr(c.id, 2)::int >= %s", (len(originals), len(originals)))
+        print(f"token vectors for {size} chunks in {time.perf_counter() - t0:.0f} s", flush=True)
+
+
+def time_retrieve(url: str, questions: list[str], port: int = 8766) -> dict:
+    """p50/p95 of `POST /retrieve` on `rag serve` over this database, one request at a time after an untimed pass."""
+    import httpx
+
+    from rag_serving.store import apikeys
+
+    from .load import start_server
+
+    with db.connect(url, autocommit=True) as conn:
+        key = apikeys.create_key(conn, TENANT.organization_id, list(TENANT.rooftop_ids), "benchmarks.latency")
+    server = start_server(url, port, None)
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=120,
+                          headers={"Authorization": f"Bearer {key}"}) as client:
+            for q in questions:
+                client.post("/retrieve", json={"question": q}).raise_for_status()
+            timings = []
+            for q in questions:
+                t0 = time.perf_counter()
+                client.post("/retrieve", json={"question": q}).raise_for_status()
+                timings.append((time.perf_counter() - t0) * 1000)
+    finally:
+        server.terminate()
+        server.wait(30)
+    return {"p50_ms": round(percentile(timings, 50), 1), "p95_ms": round(percentile(timings, 95), 1)}
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -155,6 +213,9 @@ def main() -> None:
             row[label] = {"p50_ms": round(percentile(timings, 50), 1), "p95_ms": round(percentile(timings, 95), 1)}
         if "bm25_sql" in args.modes.split(","):
             row.update(compare_bm25(database, retriever, questions))
+        if "retrieve" in args.modes.split(","):
+            copy_token_vectors(url, size)
+            row["retrieve_http"] = time_retrieve(url, questions)
         if "dense_hnsw" in results and "dense_exact" in results:
             recall = [len(set(a) & set(b)) / max(len(b), 1) for a, b in zip(results["dense_hnsw"], results["dense_exact"])]
             row["hnsw_recall_at_50_vs_exact"] = round(float(np.mean(recall)), 4)
