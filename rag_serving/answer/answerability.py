@@ -57,5 +57,5 @@ class LearnedAnswerability(ShippedModel):
     format, feature_version, features = ARTEFACT_FORMAT, FEATURE_VERSION, FEATURES
 
     def probability(self, evidence: Evidence) -> float:
-        return round(float(self.model.predict_proba(features(evidence))[0, 1]), 4)
+        return round(float(self.trees.positive(features(evidence))[0]), 4)
 

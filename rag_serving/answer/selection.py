@@ -62,7 +62,7 @@ class LearnedSelection(ShippedModel):
 
     def scores(self, evidence: Evidence) -> list[float]:
         x = matrix(evidence)
-        return self.model.predict_proba(x)[:, 1].tolist() if len(x) else []
+        return self.trees.positive(x).tolist() if len(x) else []
 
     def ranked(self, evidence: Evidence) -> list[Candidate]:
         """The candidates best first, each with its probability as its score."""

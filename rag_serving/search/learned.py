@@ -41,10 +41,11 @@ class LearnedReranker:
                  b: float = DEFAULT_SPEC.bm25_b):
         self.path = Path(path) if path else default_artefact()
         self.model, self.artefact = read_artefact(self.path, embedder.model)
+        self.trees = artefacts.Trees(self.model)
         self.name = f"learned-ltr/{self.artefact['digest'][:12]}"
         self.features = FeatureExtractor(MaxSimReranker(embedder), k1=k1, b=b)
 
     def score(self, session: Session, query: Query, hits: Sequence[Hit]) -> list[float]:
         if not hits:
             return []
-        return self.model.predict_proba(self.features.matrix(session, query, hits))[:, 1].tolist()
+        return self.trees.positive(self.features.matrix(session, query, hits)).tolist()

@@ -36,8 +36,9 @@ class Session:
     conn: psycopg.Connection
     tenant: Tenant
 
-    def execute(self, query, params=None) -> psycopg.Cursor:
-        return self.conn.execute(query, params)
+    def execute(self, query, params=None, *, binary: bool = False) -> psycopg.Cursor:
+        """binary=True: results in PostgreSQL's binary format (bytea as raw bytes, not hex text at twice the size)."""
+        return self.conn.execute(query, params, binary=binary)
 
 
 def app_url(app_database_url: str | None, server_url: str) -> str:
