@@ -101,10 +101,7 @@ class MaxSimReranker:
             stored.update(zip([h.chunk_id for h in missing], self.encoder.token_vectors([h.body for h in missing])))
         return [stored[h.chunk_id] for h in hits]
 
-    def query_vectors(self, question: str) -> np.ndarray:
-        return self.encoder.token_vectors([question])[0]
-
     def score(self, session: Session, query: Query, hits: Sequence[Hit]) -> list[float]:
         if not hits:
             return []
-        return maxsim(self.query_vectors(query.text), self.document_vectors(session, hits)).tolist()
+        return maxsim(query.token_vectors(self.encoder), self.document_vectors(session, hits)).tolist()

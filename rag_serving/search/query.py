@@ -28,19 +28,35 @@ class Terms:
 @dataclass
 class Query:
     """A question as every stage sees it. The vector is computed at most once (the dense leg, the reranker's
-    features and the evidence check share it); the terms are read at most once, in the request's session."""
+    features and the evidence check share it), with the token vectors MaxSim needs when the embedder gives both; the
+    terms are read at most once, in the request's session."""
 
     text: str
     embedder: Embedder
     _vector: np.ndarray | None = field(default=None, repr=False)
+    _tokens: np.ndarray | None = field(default=None, repr=False)
     _terms: Terms | None = field(default=None, repr=False)
 
     @property
     def vector(self) -> np.ndarray:
         if self._vector is None:
+            encode = getattr(self.embedder, "encode", None)  # a JointEncoder (late_interaction): one pass for both
+            if encode is not None:
+                vectors, tokens = encode([self.text])
+                self._tokens = tokens[0]
+            else:
+                vectors = self.embedder.embed([self.text])
             # Every embedder returns L2-normalized vectors; normalizing again would move the dense leg's floats.
-            self._vector = np.asarray(self.embedder.embed([self.text])[0], dtype=np.float32)
+            self._vector = np.asarray(vectors[0], dtype=np.float32)
         return self._vector
+
+    def token_vectors(self, encoder) -> np.ndarray:
+        """The question's token vectors for MaxSim: from the forward pass that gave its vector when the encoder is the
+        query's own embedder (one pass per question, not two), else the encoder's."""
+        if encoder is not self.embedder or not hasattr(encoder, "encode"):
+            return encoder.token_vectors([self.text])[0]
+        self.vector  # noqa: B018 - computes both, once
+        return self._tokens
 
     def terms(self, session: Session) -> Terms:
         if self._terms is None:
