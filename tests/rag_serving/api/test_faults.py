@@ -71,6 +71,11 @@ class Faulty:
             raise RuntimeError("injected fault")
         return self._embedder.embed(texts)
 
+    def encode(self, texts):  # how a question is embedded: its vector and token vectors in one pass
+        if any("boom" in t for t in texts):
+            raise RuntimeError("injected fault")
+        return self._embedder.encode(texts)
+
 
 def test_after_a_500_the_same_keep_alive_client_is_served(corpus_app_db, key, minilm):
     with serve(create_app(SETTINGS, database=corpus_app_db, embedder=Faulty(minilm)), "/healthz") as base:
@@ -88,6 +93,11 @@ class Slow(Faulty):
         if any("slow" in t for t in texts):
             time.sleep(5)
         return self._embedder.embed(texts)
+
+    def encode(self, texts):
+        if any("slow" in t for t in texts):
+            time.sleep(5)
+        return self._embedder.encode(texts)
 
 
 def test_beyond_the_in_flight_limit_a_request_gets_a_fast_503_and_the_next_one_is_served(corpus_app_db, key, minilm):
