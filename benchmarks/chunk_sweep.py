@@ -15,7 +15,8 @@ from rag_assets.evaluation.golden import GoldenCase, load_golden
 from rag_assets.evaluation.provenance import git_commit
 from rag_assets.evaluation.public_sets import load_mmlongbench
 from rag_assets.evaluation.runs import run_case
-from rag_assets.ingest.runner import Target, ingest_targets, tenant_folder_targets
+from rag_assets.ingest.runner import ingest_targets
+from rag_assets.ingest.targets import Target, tenant_folder_targets
 from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 from rag_assets.samples import generate
 from rag_serving.models.embedders import get_embedder

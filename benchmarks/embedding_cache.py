@@ -10,7 +10,8 @@ from pathlib import Path
 from dagster import DagsterInstance
 
 from rag_assets.evaluation.provenance import git_commit
-from rag_assets.ingest.runner import ingest_targets, tenant_folder_targets
+from rag_assets.ingest.runner import ingest_targets
+from rag_assets.ingest.targets import tenant_folder_targets
 from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 from rag_assets.samples import generate
 from rag_serving.store import bootstrap as db

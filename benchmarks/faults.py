@@ -16,7 +16,7 @@ from pathlib import Path
 import psycopg
 from psycopg.conninfo import make_conninfo
 
-from rag_assets.ingest.runner import tenant_folder_targets
+from rag_assets.ingest.targets import tenant_folder_targets
 from rag_assets.samples import generate
 
 from .common import recorded

@@ -16,7 +16,8 @@ from pypdf import PdfReader
 
 from rag_assets.assets.ingest import ingest_assets
 from rag_assets.evaluation.provenance import git_commit
-from rag_assets.ingest.runner import Target, ingest_targets
+from rag_assets.ingest.runner import ingest_targets
+from rag_assets.ingest.targets import Target
 from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 
 from .common import BENCH_DATA, bench_database, drop_database, recorded

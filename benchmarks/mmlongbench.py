@@ -11,7 +11,8 @@ from dagster import DagsterInstance
 from rag_assets.evaluation.provenance import git_commit
 from rag_assets.evaluation.public_sets import load_mmlongbench
 from rag_assets.evaluation.runs import run_case
-from rag_assets.ingest.runner import Target, ingest_targets
+from rag_assets.ingest.runner import ingest_targets
+from rag_assets.ingest.targets import Target
 from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 from rag_serving.models.embedders import get_embedder
 from rag_serving.store import bootstrap as db

@@ -16,7 +16,8 @@ from rag_assets.evaluation import training as rt
 from rag_assets.evaluation.golden import load_golden
 from rag_assets.evaluation.provenance import git_commit
 from rag_assets.evaluation.public_sets import beir_cases
-from rag_assets.ingest.runner import ingest_targets, tenant_folder_targets
+from rag_assets.ingest.runner import ingest_targets
+from rag_assets.ingest.targets import tenant_folder_targets
 from rag_assets.ingest.vectors import backfill_sentence_vectors, backfill_token_vectors
 from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 from rag_assets.samples import generate

@@ -12,7 +12,7 @@ from tokenizers import Tokenizer
 
 from rag_assets.ingest.chunking import ChunkerConfig, ChunkingConfigError
 from rag_assets.ingest.extraction import ocr_available
-from rag_assets.ingest.registration import pipeline_digest
+from rag_assets.ingest.registration import chunking_digest
 from rag_serving.models.embedders import get_embedder
 from rag_serving.models.tokenization import SPECIAL_TOKENS_PER_INPUT, load_tokenizer, model_max_tokens, tokenizer_digest
 from rag_serving.spec import DEFAULT_SPEC as D
@@ -88,7 +88,8 @@ class ChunkerResource(ConfigurableResource):
         return cfg
 
     def digest(self, tokenizer: Tokenizer) -> str:
-        return pipeline_digest(self.config(), tokenizer_digest(tokenizer))
+        self.config()  # refuses a bad setting before anything is keyed by it
+        return chunking_digest(self.size, self.overlap, self.snap, tokenizer_digest(tokenizer))
 
 
 class EmbedderResource(ConfigurableResource):

@@ -7,7 +7,7 @@ from pathlib import Path
 from dagster import DefaultSensorStatus, RunRequest, SensorEvaluationContext, SensorResult, SkipReason, sensor
 
 from rag_assets.ingest.registration import RegistrationError, register_file
-from rag_assets.ingest.runner import tenant_folder_targets
+from rag_assets.ingest.targets import tenant_folder_targets
 from rag_assets.jobs import ingest_job
 from rag_assets.partitions import files_partitions
 from rag_assets.resources import ChunkerResource, InboxResource, PostgresResource, TokenizerResource

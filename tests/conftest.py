@@ -57,7 +57,8 @@ def corpus_db(pg_server_url, sample_corpus) -> str:
     """A database with the whole sample corpus ingested through the real asset graph (read-only for tests)."""
     from dagster import DagsterInstance
 
-    from rag_assets.ingest.runner import ingest_targets, tenant_folder_targets
+    from rag_assets.ingest.runner import ingest_targets
+    from rag_assets.ingest.targets import tenant_folder_targets
     from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 
     name = f"corpus_{uuid.uuid4().hex[:8]}"

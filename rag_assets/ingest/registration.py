@@ -39,6 +39,25 @@ def pipeline_digest(config: ChunkerConfig, tokenizer_digest: str) -> str:
     return content_id(PIPELINE_VERSION, config.size, config.overlap, config.snap, tokenizer_digest)[:16]
 
 
+def document_id(organization_id: str, rooftop_id: str, source_path: str, sha256: str, digest: str) -> str:
+    """A version's id: the same file at the same place, read by the same pipeline, is the same version."""
+    return content_id(organization_id, rooftop_id, source_path, sha256, digest)
+
+
+def live_sha256(conn: psycopg.Connection, path: Path, *, organization_id: str, rooftop_id: str, source_path: str,
+                digest: str) -> str | None:
+    """The file's SHA-256 when this exact version of it is already live (what register_file calls unchanged)."""
+    sha = sha256_hex(path.read_bytes())
+    existing = conn.execute(sql_text("select_document"),
+                            (document_id(organization_id, rooftop_id, source_path, sha, digest),)).fetchone()
+    return sha if existing and existing["status"] == "live" else None
+
+
+def chunking_digest(size: int, overlap: int, snap: int, tokenizer_digest: str) -> str:
+    """The pipeline digest of these chunking settings and tokenizer (ChunkerResource.digest)."""
+    return pipeline_digest(ChunkerConfig(size, overlap, snap), tokenizer_digest)
+
+
 def validate_tenant_id(field_name: str, value: str) -> str:
     if not isinstance(value, str) or not TENANT_ID.match(value):
         raise RegistrationError(f"{field_name} {value!r} is invalid: use 1-63 lowercase letters, digits, '-' or '_'")
@@ -107,7 +126,7 @@ def register_file(
     meta = read_sidecar(path)
     data = path.read_bytes()
     sha = sha256_hex(data)
-    doc_id = content_id(organization_id, rooftop_id, source_path, sha, digest)
+    doc_id = document_id(organization_id, rooftop_id, source_path, sha, digest)
     resolved_title = title or meta.get("title") or default_title(path)
     existing = conn.execute(sql_text("select_document"), (doc_id,)).fetchone()
     if existing and existing["status"] == "live":

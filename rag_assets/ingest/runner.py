@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
 
 import psycopg
 from dagster import DagsterInstance, materialize
 
 from rag_assets.assets.ingest import ingest_assets
-from rag_assets.ingest.extraction import SUFFIX_TYPES, IngestError
+from rag_assets.ingest.extraction import IngestError
 from rag_assets.ingest.queries import sql_text
 from rag_assets.ingest.registration import RegistrationError, register_file
 from rag_assets.ingest.stale import fail_stale_runs, owner_tags
+from rag_assets.ingest.targets import BatchResult, FileOutcome, Target, unchanged_line
+from rag_assets.ingest.targets import label as target_label
 from rag_assets.partitions import files_partitions
 from rag_serving.store import bootstrap as db
 from rag_serving.store import catalog
@@ -23,76 +23,12 @@ from rag_serving.store import catalog
 QUIET_RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 
 
-@dataclass(frozen=True)
-class Target:
-    path: Path
-    organization_id: str
-    rooftop_id: str
-    source_path: str
-
-
-@dataclass
-class FileOutcome:
-    target: Target
-    state: str  # new | changed | retry | unchanged | failed
-    document_id: str | None = None
-    sha256: str | None = None
-    message: str = ""
-    pages: int = 0
-    seconds: float = 0.0
-    steps: dict[str, dict] = field(default_factory=dict)  # asset name -> its materialization metadata
-
-
-@dataclass
-class BatchResult:
-    outcomes: list[FileOutcome] = field(default_factory=list)
-    stopped: str | None = None  # why the batch ended before its last file
-
-    def count(self, state: str) -> int:
-        return sum(o.state == state for o in self.outcomes)
-
-    @property
-    def ingested(self) -> int:
-        return sum(o.state in ("new", "changed", "retry") for o in self.outcomes)
-
-    @property
-    def pages(self) -> int:
-        return sum(o.pages for o in self.outcomes if o.state != "failed")
-
-
 def reachable(url: str) -> bool:
     try:
         with db.connect(url, connect_timeout=5):
             return True
     except psycopg.OperationalError:
         return False
-
-
-def tenant_folder_targets(root: Path) -> list[Target]:
-    """Every supported file under root/<organization>/<rooftop>/..., its source path relative to the rooftop folder."""
-    targets = []
-    if not root.is_dir():
-        return targets
-    for org_dir in sorted(p for p in root.iterdir() if p.is_dir()):
-        for rooftop_dir in sorted(p for p in org_dir.iterdir() if p.is_dir()):
-            for path in sorted(rooftop_dir.rglob("*")):
-                if path.is_file() and path.suffix.lower() in SUFFIX_TYPES:
-                    targets.append(Target(path, org_dir.name, rooftop_dir.name, path.relative_to(rooftop_dir).as_posix()))
-    return targets
-
-
-def path_targets(paths: list[Path], organization_id: str, rooftop_id: str) -> list[Target]:
-    targets = []
-    for path in paths:
-        if path.is_dir():
-            targets += [
-                Target(p, organization_id, rooftop_id, p.relative_to(path).as_posix())
-                for p in sorted(path.rglob("*"))
-                if p.is_file() and p.suffix.lower() in SUFFIX_TYPES
-            ]
-        else:
-            targets.append(Target(path, organization_id, rooftop_id, path.name))
-    return targets
 
 
 def _step_metadata(result) -> dict[str, dict]:
@@ -122,7 +58,7 @@ def _ingest_one(conn, t: Target, label: str, pad: str, *, digest: str, instance:
         say(f"{label}: FAILED to register: {exc}")
         return FileOutcome(t, "failed", message=str(exc))
     if reg.state == "unchanged":
-        say(f"{label}: unchanged (sha256 {reg.sha256[:12]} already live), skipped")
+        say(unchanged_line(label, reg.sha256))
         return FileOutcome(t, "unchanged", reg.document_id, reg.sha256)
     say(f"{label}: {reg.state}, sha256 {reg.sha256[:12]}")
     if not instance.has_dynamic_partition(files_partitions.name, reg.sha256):
@@ -177,7 +113,7 @@ def ingest_targets(
     width = len(str(len(targets)))
     with db.connect(url, autocommit=True) as conn:
         for i, t in enumerate(targets, start=1):
-            label = f"[{i:>{width}}/{len(targets)}] {t.organization_id}/{t.rooftop_id} {t.source_path}"
+            label = target_label(i, len(targets), t)
             try:
                 batch.outcomes.append(_ingest_one(conn, t, label, " " * (2 * width + 4), digest=digest,
                                                   instance=instance, resources=resources, kind=kind,

@@ -10,7 +10,8 @@ from dagster import DagsterInstance, materialize
 
 from rag_assets.assets.ingest import chunks, ingest_assets, pages, sections, source_documents
 from rag_assets.ingest.registration import register_file
-from rag_assets.ingest.runner import Target, ingest_targets
+from rag_assets.ingest.runner import ingest_targets
+from rag_assets.ingest.targets import Target
 from rag_assets.partitions import files_partitions
 from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 from tests.pdfs import encrypted, pdf_with_image_page, text_pdf, zero_page_pdf

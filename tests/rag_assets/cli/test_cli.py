@@ -290,3 +290,44 @@ def test_the_command_line_starts_without_importing_sklearn_or_scipy_stats():
     done = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+INGEST_PROBE = ("import sys; from rag_assets.cli import main; code = main(['ingest', '--tenant-folders', sys.argv[1]]); "
+                "print('dagster imported:', 'dagster' in sys.modules); sys.exit(code)")
+
+
+def ingest_probe(folder, env):
+    return subprocess.run([sys.executable, "-c", INGEST_PROBE, str(folder)], env=env, cwd=REPO, capture_output=True,
+                          text=True, timeout=600)
+
+
+def two_notes(tmp_path) -> Path:
+    folder = tmp_path / "docs"
+    (folder / "acme" / "hq").mkdir(parents=True)
+    (folder / "acme" / "hq" / "gate.txt").write_text("The gate code is 4471.\n")
+    (folder / "acme" / "hq" / "hours.txt").write_text("Core hours are 10 to 4.\n")
+    return folder
+
+
+def test_an_unchanged_reingest_answers_without_starting_dagster(external_env, tmp_path):
+    env = external_env  # the default embedder: it stores the token and sentence vectors a re-ingest checks for
+    folder = two_notes(tmp_path)
+    first = ingest_probe(folder, env)
+    assert first.returncode == 0 and "2 new" in first.stdout, first.stdout + first.stderr
+    again = ingest_probe(folder, env)
+    assert again.returncode == 0, again.stdout + again.stderr
+    lines = [line for line in again.stdout.splitlines() if re.match(r"\[\d/2\]", line)]
+    assert len(lines) == 2 and all("unchanged (sha256" in line for line in lines)
+    assert "0 new, 0 changed, 0 retried, 2 unchanged (skipped), 0 failed" in again.stdout
+    assert "dagster imported: False" in again.stdout
+
+
+def test_one_changed_file_among_unchanged_ones_goes_through_the_graph(external_env, tmp_path):
+    env = external_env  # the default embedder: it stores the token and sentence vectors a re-ingest checks for
+    folder = two_notes(tmp_path)
+    assert ingest_probe(folder, env).returncode == 0
+    (folder / "acme" / "hq" / "gate.txt").write_text("The gate code is 9902.\n")
+    again = ingest_probe(folder, env)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "0 new, 1 changed, 0 retried, 1 unchanged (skipped), 0 failed" in again.stdout
+    assert "dagster imported: True" in again.stdout

@@ -6,7 +6,7 @@ from pathlib import Path
 from pypdf import PdfReader, PdfWriter
 
 from rag_assets.ingest.extraction import OutlineEntry
-from rag_assets.ingest.runner import Target
+from rag_assets.ingest.targets import Target
 from rag_assets.ingest.titles import choose_title
 from rag_assets.resources import OcrResource
 from tests.pdfs import text_pdf

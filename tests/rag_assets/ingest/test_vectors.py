@@ -1,6 +1,6 @@
 """Backfilling token and sentence vectors: due only when a live chunk lacks those of its own model."""
 
-from rag_assets.ingest.runner import Target
+from rag_assets.ingest.targets import Target
 from rag_assets.ingest.vectors import backfill_sentence_vectors, vectors_missing
 from rag_assets.resources import EmbedderResource
 from tests.rag_assets.assets.test_ingest import HANDBOOK_V1, run_batch, write

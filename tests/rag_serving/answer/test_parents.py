@@ -6,7 +6,7 @@ from contextlib import contextmanager
 import pytest
 from psycopg.conninfo import make_conninfo
 
-from rag_assets.ingest.runner import Target
+from rag_assets.ingest.targets import Target
 from rag_assets.resources import ChunkerResource
 from rag_serving.answer.parents import ParentPlan, count_tokens, parents
 from rag_serving.models.embedders import HashedTfidf

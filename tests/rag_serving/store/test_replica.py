@@ -8,7 +8,7 @@ import psycopg
 import pytest
 from psycopg.conninfo import make_conninfo
 
-from rag_assets.ingest.runner import Target
+from rag_assets.ingest.targets import Target
 from rag_assets.resources import EmbedderResource
 from rag_serving.api.app import create_app
 from rag_serving.models.embedders import HashedTfidf

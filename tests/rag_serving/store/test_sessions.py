@@ -5,7 +5,7 @@ import dataclasses
 import pytest
 from psycopg.conninfo import make_conninfo
 
-from rag_assets.ingest.runner import Target
+from rag_assets.ingest.targets import Target
 from rag_serving.models.embedders import HashedTfidf
 from rag_serving.spec import PipelineSpec
 from rag_serving.store.bootstrap import connect
