@@ -53,8 +53,9 @@ def pack(vectors: np.ndarray) -> Packed:
 
 
 def unpack(tokens: int, dim: int, vectors: bytes, scales: bytes) -> np.ndarray:
-    q = np.frombuffer(vectors, dtype=np.int8).reshape(tokens, dim).astype(np.float32)
-    return q * np.frombuffer(scales, dtype=np.float16).astype(np.float32)[:, None]
+    q = np.frombuffer(vectors, dtype=np.int8).reshape(tokens, dim)
+    # One float32 array: the int8 values are cast as they are multiplied (the same floats as casting first).
+    return np.multiply(q, np.frombuffer(scales, dtype=np.float16).astype(np.float32)[:, None], dtype=np.float32)
 
 
 def maxsim(query: np.ndarray, documents: Sequence[np.ndarray]) -> np.ndarray:
