@@ -21,6 +21,7 @@ bench: install
 	$(BIN)/python -m benchmarks.reingest
 	$(BIN)/python -m benchmarks.scifact
 	$(BIN)/python -m benchmarks.latency
+	$(BIN)/python -m benchmarks.latency --sizes 100000 --queries 100 --modes retrieve
 	$(BIN)/python -m benchmarks.embedding_cache
 	$(BIN)/python -m benchmarks.chunk_sweep
 	$(BIN)/python -m benchmarks.chunk_sweep --corpus mmlongbench
