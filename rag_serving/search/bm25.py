@@ -12,8 +12,8 @@ from rag_serving.store.sqlfiles import composed, sql_text
 
 # Margin between θ and the common words' bound, as in bm25_pruned.sql: far above the last bits of a float sum.
 MARGIN = 1e-6
-# Candidates scored in full to set θ, per chunk of the LIMIT: more find a higher θ (fewer candidates to probe, fewer
-# retried splits) for a few index probes each.
+# Candidates scored in full to set θ, as a multiple of the LIMIT: more find a higher θ (fewer candidates to probe,
+# fewer retried splits) for a few index probes each; 1 and 4 measured alike at 100k chunks (benchmarks.latency).
 HEAD = 4
 
 
