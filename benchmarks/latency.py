@@ -39,9 +39,17 @@ def scifact_vectors(embedder) -> tuple[list[str], np.ndarray]:
     return [r["body"] for r in rows], np.vstack([as_array(r["embedding"]) for r in rows])
 
 
-def build(url: str, embedder, size: int) -> None:
+def tenant_of(i: int, size: int, tenants: int) -> Tenant:
+    """Chunk i's tenant: one organization for the whole corpus, or `tenants` organizations of size / tenants chunks
+    each (t00 holds the SciFact originals; the queries run as t00)."""
+    return TENANT if tenants == 1 else Tenant(f"t{i * tenants // size:02d}", TENANT.rooftop_ids)
+
+
+def build(url: str, embedder, size: int, tenants: int = 1) -> None:
     """`size` chunks: the SciFact abstracts, then copies with a suffix and a slightly perturbed vector
-    (embedding 100k real texts would take hours on two cores; the index sees 100k distinct vectors)."""
+    (embedding 100k real texts would take hours on two cores; the index sees 100k distinct vectors), in one
+    organization or spread over `tenants` organizations (a shared server: each query reads its own tenant's postings,
+    and the HNSW index holds everyone's vectors)."""
     with db.connect(url, autocommit=True) as conn:
         if conn.execute("SELECT count(*) AS n FROM chunks").fetchone()["n"] == size:
             return
@@ -50,14 +58,16 @@ def build(url: str, embedder, size: int) -> None:
         rng = np.random.default_rng(7)
         register_vector(conn)
         t0 = time.perf_counter()
-        entries, vectors = [], []
+        groups: dict[Tenant, tuple[list, list]] = {}
         for i in range(size):
             j = i % len(texts)
             text = texts[j] if i < len(texts) else f"{texts[j]} (copy {i // len(texts)})"
             vec = base[j] if i < len(texts) else base[j] + rng.normal(0, 0.02, base.shape[1]).astype(np.float32)
+            entries, vectors = groups.setdefault(tenant_of(i, size, tenants), ([], []))
             entries.append((f"d{i}", f"d{i}", text))
             vectors.append(vec / np.linalg.norm(vec))
-        insert_entries(conn, entries, vectors, "scifact", embedder)
+        for tenant, (entries, vectors) in groups.items():
+            insert_entries(conn, entries, vectors, tenant.rooftop_ids[0], embedder, tenant.organization_id)
         print(f"built {size} chunks in {time.perf_counter() - t0:.0f} s")
 
 
@@ -91,7 +101,7 @@ def copy_token_vectors(url: str, size: int) -> None:
         print(f"token vectors for {size} chunks in {time.perf_counter() - t0:.0f} s", flush=True)
 
 
-def time_retrieve(url: str, questions: list[str], port: int = 8766) -> dict:
+def time_retrieve(url: str, questions: list[str], tenant: Tenant = TENANT, port: int = 8766) -> dict:
     """p50/p95 of `POST /retrieve` on `rag serve` over this database, one request at a time after an untimed pass."""
     import httpx
 
@@ -100,7 +110,7 @@ def time_retrieve(url: str, questions: list[str], port: int = 8766) -> dict:
     from .load import start_server
 
     with db.connect(url, autocommit=True) as conn:
-        key = apikeys.create_key(conn, TENANT.organization_id, list(TENANT.rooftop_ids), "benchmarks.latency")
+        key = apikeys.create_key(conn, tenant.organization_id, list(tenant.rooftop_ids), "benchmarks.latency")
     server = start_server(url, port, None)
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=120,
@@ -175,14 +185,17 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--modes", default="dense_hnsw,dense_exact,bm25,ts_rank_cd,hybrid,bm25_sql")
     parser.add_argument("--ef-search", type=int, default=0, help="0: the Retriever's default (2 x LIMIT, at least 100)")
+    parser.add_argument("--tenants", type=int, default=1, help="organizations sharing the corpus; queries run as one")
     args = parser.parse_args()
     _, queries, _ = load_beir(BENCH_DATA / "scifact", "test")
     questions = list(queries.values())[: args.queries]
     embedder = get_embedder("minilm")
-    report = {"commit": git_commit(), "queries": len(questions), "model": embedder.model, "sizes": {}}
+    report = {"commit": git_commit(), "queries": len(questions), "model": embedder.model, "tenants": args.tenants,
+              "sizes": {}}
+    tenant = tenant_of(0, 1, args.tenants)
     for size in [int(s) for s in args.sizes.split(",")]:
-        url = bench_database(f"bench_latency_{size}", fresh=False)
-        build(url, embedder, size)
+        url = bench_database(f"bench_latency_{size}" + (f"_t{args.tenants}" if args.tenants > 1 else ""), fresh=False)
+        build(url, embedder, size, args.tenants)
         database = serving(url)
         retriever = Retriever(embedder, candidates=50, ef_search=args.ef_search)
         # Query embedding is the same cost in every mode; measure it once and keep it out of the SQL timings.
@@ -201,21 +214,21 @@ def main() -> None:
             timings, lists = [], []
             # Steady state: one untimed pass first, so the first mode does not pay for reading the indexes from disk.
             for query in queries:
-                with database.session(TENANT) as session:
+                with database.session(tenant) as session:
                     retriever.search(session, query, k=50, **kwargs)
             for query in queries:
                 t0 = time.perf_counter()
-                with database.session(TENANT) as session:
+                with database.session(tenant) as session:
                     hits = retriever.search(session, query, k=50, **kwargs)
                 timings.append((time.perf_counter() - t0) * 1000)
                 lists.append([h.chunk_id for h in hits])
             results[label] = lists
             row[label] = {"p50_ms": round(percentile(timings, 50), 1), "p95_ms": round(percentile(timings, 95), 1)}
         if "bm25_sql" in args.modes.split(","):
-            row.update(compare_bm25(database, retriever, questions))
+            row.update(compare_bm25(database, retriever, questions, tenant))
         if "retrieve" in args.modes.split(","):
             copy_token_vectors(url, size)
-            row["retrieve_http"] = time_retrieve(url, questions)
+            row["retrieve_http"] = time_retrieve(url, questions, tenant)
         if "dense_hnsw" in results and "dense_exact" in results:
             recall = [len(set(a) & set(b)) / max(len(b), 1) for a, b in zip(results["dense_hnsw"], results["dense_exact"])]
             row["hnsw_recall_at_50_vs_exact"] = round(float(np.mean(recall)), 4)

@@ -71,15 +71,15 @@ def load_corpus(url: str, folder: Path, embedder, *, split: str = "test", roofto
 
 
 def insert_entries(conn: psycopg.Connection, entries: list[tuple[str, str, str]], vectors, rooftop: str,
-                   embedder) -> None:
-    """(id, title, text) entries with their vectors as live one-chunk documents of bench/<rooftop>, then the BM25
+                   embedder, organization: str = ORGANIZATION) -> None:
+    """(id, title, text) entries with their vectors as live one-chunk documents of <organization>/<rooftop>, then the BM25
     postings and lengths (the ingest's own SQL), the tenant's BM25 statistics and the HNSW index."""
     register_vector(conn)
     # All or nothing: a build killed part-way must not leave chunks that look finished to the next run.
     with conn.transaction():
         with conn.cursor() as cur:
             for (ident, title, text), vector in zip(entries, vectors):
-                row = {"id": ident, "org": ORGANIZATION, "rooftop": rooftop, "title": title,
+                row = {"id": ident, "org": organization, "rooftop": rooftop, "title": title,
                        "sha": hashlib.sha256(text.encode()).hexdigest(), "body": text, "vector": vector,
                        "model": embedder.model}
                 cur.execute(sql_text("beir_document"), row)
@@ -87,7 +87,7 @@ def insert_entries(conn: psycopg.Connection, entries: list[tuple[str, str, str]]
         ids = [e[0] for e in entries]
         conn.execute(ingest_sql("insert_postings"), (ids,))
         conn.execute(ingest_sql("set_bm25_lengths"), (ids,))
-        conn.execute(ingest_sql("refresh_bm25_stats"), (ORGANIZATION, rooftop))
+        conn.execute(ingest_sql("refresh_bm25_stats"), (organization, rooftop))
         conn.execute("SET maintenance_work_mem = '1GB'")  # the 64 MB default is too small for a 100k-vector HNSW build
         ensure_vector_index(conn, embedder.model, embedder.dim)
     conn.execute("ANALYZE")
