@@ -47,6 +47,7 @@ def unchanged_batch(targets, s: Settings, url: str):
     from rag_assets.ingest.registration import chunking_digest, live_sha256
     from rag_assets.ingest.targets import BatchResult, FileOutcome, label, unchanged_line
     from rag_assets.ingest.vectors import vectors_missing
+    from rag_serving.models.embedders import makes_token_vectors
     from rag_serving.models.tokenization import load_tokenizer, tokenizer_digest
 
     digest = chunking_digest(s.chunk_size, s.chunk_overlap, s.chunk_snap, tokenizer_digest(load_tokenizer()))
@@ -62,7 +63,7 @@ def unchanged_batch(targets, s: Settings, url: str):
                 return None
             lines.append(unchanged_line(label(i, len(targets), t), sha))
             batch.outcomes.append(FileOutcome(t, "unchanged", sha256=sha))
-        if vectors_missing(conn):
+        if vectors_missing(conn, tokens=makes_token_vectors(s.embedder)):
             return None
     for line in lines:
         say(line)
@@ -81,6 +82,7 @@ def run_ingest(targets, s: Settings, *, kind: str | None = None, published_on: s
     from rag_assets.ingest.runner import ingest_targets
     from rag_assets.ingest.vectors import backfill_sentence_vectors, backfill_token_vectors, vectors_missing
     from rag_assets.instance import prepare_dagster_env
+    from rag_serving.models.embedders import makes_token_vectors
 
     prepare_dagster_env(s, url)
     resources = build_resources(s)
@@ -91,7 +93,7 @@ def run_ingest(targets, s: Settings, *, kind: str | None = None, published_on: s
         return batch
     # Files ingested before token or sentence vectors were stored are skipped as unchanged; give their chunks both.
     with connect(url, autocommit=True) as conn:
-        if not vectors_missing(conn):
+        if not vectors_missing(conn, tokens=makes_token_vectors(s.embedder)):
             return batch  # nothing to backfill: do not spend a second loading the encoder
         report = backfill_token_vectors(conn, resources["embedder"].get())
         sentences = backfill_sentence_vectors(conn, resources["embedder"].get())

@@ -95,9 +95,10 @@ def token_vectors_step(conn: psycopg.Connection, sha: str, encoder, run_id: str 
     return report
 
 
-def vectors_missing(conn: psycopg.Connection) -> bool:
-    """Whether any live chunk lacks the token or sentence vectors of its own embedding model (a backfill is due)."""
-    return bool(conn.execute(sql_text("live_chunks_lack_vectors")).fetchone()["lacking"])
+def vectors_missing(conn: psycopg.Connection, *, tokens: bool = True) -> bool:
+    """Whether any live chunk lacks the sentence vectors of its own embedding model, or its token vectors when the
+    embedder makes them (`tokens`): a backfill is due."""
+    return bool(conn.execute(sql_text("live_chunks_lack_vectors"), {"tokens": tokens}).fetchone()["lacking"])
 
 
 def backfill_token_vectors(conn: psycopg.Connection, encoder) -> StepReport:

@@ -272,7 +272,14 @@ class TeiEmbedder:
         return pooled(self._embed_parts, self.tokenizer, texts, self.max_tokens)
 
 
-EMBEDDERS = ("minilm", "hashed-tfidf", "tei")
+EMBEDDER_CLASSES = {"minilm": OnnxMiniLM, "hashed-tfidf": HashedTfidf, "tei": TeiEmbedder}
+EMBEDDERS = tuple(EMBEDDER_CLASSES)
+
+
+def makes_token_vectors(name: str) -> bool:
+    """Whether ingest stores token vectors for the RAG_EMBEDDER `name` (its model gives them), known without loading
+    the model: a re-ingest must not wait for vectors this embedder never makes."""
+    return hasattr(EMBEDDER_CLASSES[name.strip().lower()], "token_vectors")
 
 
 def get_embedder(name: str, *, tei_url: str | None = None, threads: int = 0) -> Embedder:

@@ -15,6 +15,10 @@ MARGIN = 1e-6
 # Candidates scored in full to set θ, as a multiple of the LIMIT: more find a higher θ (fewer candidates to probe,
 # fewer retried splits) for a few index probes each; 1 and 4 measured alike at 100k chunks (benchmarks.latency).
 HEAD = 4
+# Below this many postings of the question's words, reading them all (about a microsecond each) costs less than
+# proving a split (a statement that fully scores HEAD × LIMIT candidates, then usually a second): 8 vs 12 ms at p50 for
+# a tenant of 10k chunks, 69 vs 31 ms for one of 100k (benchmarks.latency with and without --tenants 10).
+EVERY_POSTING_BELOW = 20_000
 
 
 @dataclass(frozen=True)
@@ -64,14 +68,16 @@ def statement(filters: Filters) -> sql.Composed:
 
 
 def top(session: Session, question: str, filters: Filters, *, k1: float, b: float, limit: int,
-        prune: bool = True) -> Ranked:
+        prune: bool = True, every_posting_below: int = EVERY_POSTING_BELOW) -> Ranked:
     """The BM25 top LIMIT, exactly as scoring every posting would rank it. prune=False reads every posting (the
-    reference the tests and the benchmark compare against)."""
+    reference the tests and the benchmark compare against), as does a question whose words have fewer postings than
+    `every_posting_below`."""
     rows = session.execute(sql_text("bm25_terms"), {"question": question}).fetchall()
     if not rows:
         return Ranked([], 0, 0)
     terms = [Term(r["term"], float(r["weight"]), float(r["df"])) for r in rows]
     ordered = sorted(terms, key=lambda t: (t.bound(k1), t.term))
+    prune = prune and sum(t.df for t in terms) >= every_posting_below
     skipped = first_split(ordered, limit) if prune else 0
     run = statement(filters)
     base = {**filters.params(), "avgdl": float(rows[0]["avgdl"]), "k1": k1, "b": b, "limit": limit,

@@ -16,3 +16,10 @@ def test_a_backfill_is_due_only_when_a_live_chunk_lacks_its_vectors(database_url
     assert vectors_missing(conn)
     assert backfill_sentence_vectors(conn, minilm).counts.get("chunks") == 1
     assert not vectors_missing(conn)
+
+
+def test_token_vectors_are_not_due_from_an_embedder_that_never_makes_them(database_url, conn, tmp_path):
+    run_batch(database_url, [Target(write(tmp_path, "handbook.pdf", HANDBOOK_V1), "acme", "hq", "handbook.pdf")])
+    assert conn.execute("SELECT count(*) AS n FROM chunk_token_vectors").fetchone()["n"] == 0  # hashed-tfidf
+    assert vectors_missing(conn)  # as a token-vector embedder would see this corpus
+    assert not vectors_missing(conn, tokens=False)  # its sentence vectors are all there

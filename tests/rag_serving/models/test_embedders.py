@@ -7,7 +7,8 @@ import httpx
 import numpy as np
 import pytest
 
-from rag_serving.models.embedders import EmbedderError, HashedTfidf, TeiEmbedder, get_embedder, normalize_text
+from rag_serving.models.embedders import (EmbedderError, HashedTfidf, TeiEmbedder, get_embedder, makes_token_vectors,
+                                         normalize_text)
 from rag_serving.models.tei_server import create_tei_app
 from tests.servers import serve
 
@@ -89,3 +90,11 @@ def test_tei_rerank_wire_format_orders_by_score(minilm):
 def test_tei_adapter_reports_an_unreachable_server_clearly():
     with pytest.raises(EmbedderError, match="cannot read /info"):
         _ = TeiEmbedder("http://127.0.0.1:9").model
+
+
+def test_which_embedders_make_token_vectors_is_known_by_name_and_matches_the_models(minilm):
+    from rag_serving.search.late_interaction import TokenEncoder
+
+    assert makes_token_vectors("minilm") and isinstance(minilm, TokenEncoder)
+    assert not makes_token_vectors("hashed-tfidf") and not isinstance(HashedTfidf(), TokenEncoder)
+    assert not makes_token_vectors(" TEI ") and not hasattr(TeiEmbedder, "token_vectors")  # /embed pools on the server

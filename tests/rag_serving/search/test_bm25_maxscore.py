@@ -23,9 +23,11 @@ def load(database_url, chunks, rooftop):
     return Database(make_conninfo(database_url, user=APP_ROLE), max_size=1)
 
 
-def top(database, tenant, question, k, prune=True):
+def top(database, tenant, question, k, prune=True, every_posting_below=0):
+    """MaxScore on these small corpora too (below EVERY_POSTING_BELOW it would read every posting)."""
     with database.session(tenant) as session:
-        return bm25.top(session, question, Filters(), k1=K1, b=B, limit=k, prune=prune)
+        return bm25.top(session, question, Filters(), k1=K1, b=B, limit=k, prune=prune,
+                        every_posting_below=every_posting_below)
 
 
 def test_a_common_word_is_probed_for_the_rare_words_chunks_only_and_still_scored(database_url):
@@ -88,3 +90,10 @@ def test_pruned_and_every_posting_rank_the_same_chunks_with_the_same_scores(zipf
                 paths.add((pruned.skipped > 0, pruned.statements > 1))
     # Both ways through were taken: words skipped with the first split, and splits that had to be retried.
     assert (True, False) in paths and any(retried for _, retried in paths)
+
+
+def test_a_question_with_few_postings_reads_them_all_in_one_statement(zipf_corpus):
+    database, questions = zipf_corpus
+    for question in questions[:10]:
+        found = top(database, Tenant("bench", ("one",)), question, 10, every_posting_below=bm25.EVERY_POSTING_BELOW)
+        assert (found.statements, found.skipped) == (1, 0)
