@@ -158,8 +158,8 @@ def compare_bm25(database, retriever: Retriever, questions: list[str], tenant: T
                               "limit": 50}
                     ranked[name] = session.execute(joined, params).fetchall()
                 else:
-                    found = bm25.top(session, question, Filters(), k1=retriever.k1, b=retriever.b, limit=50,
-                                     prune=name == "bm25_sql")
+                    found = bm25.top(session, Query(question, retriever.embedder), Filters(), k1=retriever.k1,
+                                     b=retriever.b, limit=50, prune=name == "bm25_sql")
                     ranked[name] = found.rows
                     if name == "bm25_sql":
                         attempts.append(found.statements)

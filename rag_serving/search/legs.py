@@ -61,7 +61,7 @@ class Retriever:
             # The planner cannot see how many chunks the essential terms' postings reach (a CTE), guesses a handful
             # and sorts them all by chunk id to sum their scores; at 100k chunks a hash aggregate takes 0.6x the time.
             session.execute("SET LOCAL enable_sort = off")
-            sparse_rows = bm25.top(session, query.text, filters, k1=self.k1, b=self.b, limit=limit).rows
+            sparse_rows = bm25.top(session, query, filters, k1=self.k1, b=self.b, limit=limit).rows
             session.execute("SET LOCAL enable_sort TO DEFAULT")
             sparse_leg = sql.SQL(sql_text("sparse_rows"))
             params["sparse_ids"] = [r["id"] for r in sparse_rows]

@@ -19,6 +19,8 @@ class Terms:
     idf: dict[str, float]
     n: float  # live chunks
     avgdl: float  # mean chunk length in lexeme occurrences
+    qtf: dict[str, int]  # how often the question says each
+    df: dict[str, float]  # live chunks holding each
 
     @property
     def total_idf(self) -> float:
@@ -63,5 +65,6 @@ class Query:
             rows = session.execute(sql_text("question_terms"), {"question": self.text}).fetchall()
             n = float(rows[0]["n"]) if rows else 0.0
             avgdl = float(rows[0]["avgdl"]) if rows else 1.0
-            self._terms = Terms({r["term"]: float(r["idf"]) for r in rows}, n, avgdl)
+            self._terms = Terms({r["term"]: float(r["idf"]) for r in rows}, n, avgdl,
+                                {r["term"]: int(r["qtf"]) for r in rows}, {r["term"]: float(r["df"]) for r in rows})
         return self._terms

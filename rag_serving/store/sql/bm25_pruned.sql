@@ -1,6 +1,6 @@
 -- Sparse leg: Okapi BM25, exact top LIMIT, reading only the postings of the question's rarer words (MaxScore, Turtle
 -- and Flood 1995). The caller (search/bm25.py) splits the question's terms in two, each with its weight qtf · idf
--- (bm25_terms.sql): `essential` terms, whose postings are all read, and the `rest`, common words whose summed bound
+-- (question_terms.sql): `essential` terms, whose postings are all read, and the `rest`, common words whose summed bound
 -- (weight · (k1 + 1), which a term's tf part never reaches) is %(bound)s. A chunk holding none of the essential terms
 -- scores at most that bound; once θ, a lower bound of the LIMIT-th final score, exceeds it, no such chunk can make the
 -- top, and a candidate whose score so far plus the bound of the words still to come stays below θ cannot either. The

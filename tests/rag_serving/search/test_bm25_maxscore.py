@@ -10,6 +10,7 @@ from rag_assets.evaluation.beir import insert_entries
 from rag_serving.models.embedders import HashedTfidf
 from rag_serving.search import bm25
 from rag_serving.search.hits import Filters
+from rag_serving.search.query import Query
 from rag_serving.store import bootstrap as db
 from rag_serving.store.sessions import APP_ROLE, Database, Tenant
 
@@ -26,7 +27,7 @@ def load(database_url, chunks, rooftop):
 def top(database, tenant, question, k, prune=True, every_posting_below=0):
     """MaxScore on these small corpora too (below EVERY_POSTING_BELOW it would read every posting)."""
     with database.session(tenant) as session:
-        return bm25.top(session, question, Filters(), k1=K1, b=B, limit=k, prune=prune,
+        return bm25.top(session, Query(question, HashedTfidf()), Filters(), k1=K1, b=B, limit=k, prune=prune,
                         every_posting_below=every_posting_below)
 
 
