@@ -32,6 +32,11 @@ _MONTHS = ("january|february|march|april|may|june|july|august|september|october|
 _DATE = re.compile(rf"\b(?!may\b)({_MONTHS})\b|\b\d{{1,2}}(st|nd|rd|th)? may\b|\bmay \d{{1,2}}\b|\bmay (19|20)\d\d\b|"
                    r"\b(19|20)\d\d\b|\d{1,2}/\d{1,2}", re.I)
 _PERSON = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+")
+# Who answers a "who" question in an organization's documents: a role, team or trade as often as a named person.
+_ROLE = re.compile(r"\b(manager|officer|staff|team|department|desk|lead|head|owner|director|contractor|technician|"
+                   r"engineer|employee|supervisor|committee|board|colleague|member|administrator|coordinator|"
+                   r"representative|specialist|operator|inspector|auditor|advisor|consultant|partner|vendor|supplier|"
+                   r"provider|user|holder|person|people|anyone|someone|nobody)s?\b", re.I)
 # A quantity's noun within the first words after "what"/"which" ("what's the internal phone extension", "which error
 # codes"), or money asked about anywhere ("is there an annual pot of money for …").
 _QUANTITY = (r"percentage|percent|number|amount|fee|price|cost|rate|limit|maximum|minimum|temperature|phone|extension|"
@@ -135,7 +140,7 @@ def has_kind(text: str, kind: AnswerKind) -> bool:
     if kind == "date":
         return bool(_DATE.search(text))
     if kind == "person":
-        return bool(_PERSON.search(text))
+        return bool(_PERSON.search(text) or _ROLE.search(text))
     if kind == "reason":
         return bool(_REASON.search(text))
     return True

@@ -44,6 +44,14 @@ def test_has_kind_finds_numbers_dates_and_names():
     assert has_kind("The policy is owned by Tomasz Wieczorek.", "person")
 
 
+def test_a_role_or_trade_answers_who():
+    # "Who may open the refrigeration circuit?" is answered by a trade, not a name.
+    assert has_kind("Only technicians holding a current certification may open the circuit.", "person")
+    assert has_kind("Interval: Annually | Task: Leak test | Performed by: Certified contractor", "person")
+    assert has_kind("Claims above $500 must be approved by a department director.", "person")
+    assert not has_kind("The circuit is opened once a year for a leak test.", "person")
+
+
 def test_coverage_weighs_strict_terms_double():
     q = profile("What does error E-104 mean?")  # key terms: error, e-104, mean (e-104 weighs 2)
     assert coverage(q, {"error", "mean"}) == 2 / 4
