@@ -6,7 +6,7 @@ from dagster import AssetExecutionContext, Config, MaterializeResult, MetadataVa
 
 from rag_assets.evaluation import thresholds
 from rag_assets.evaluation.ablation import PAIRED_METRICS, ablate, ablation_rows, shipped_rows
-from rag_assets.evaluation.golden import load_golden
+from rag_assets.evaluation.golden import load_golden, require_live
 from rag_assets.evaluation.provenance import REPO_ROOT, git_commit
 from rag_assets.evaluation.report import markdown, store
 from rag_assets.resources import EmbedderResource, PipelineResource, PostgresResource
@@ -52,6 +52,7 @@ def golden_eval_runs(
     shipped = pipeline.spec()
     serving = database.serving()
     try:
+        require_live(serving, cases)
         wiring = Wiring(serving, embedder.get(), api_key=pipeline.api_key or None)
         generative = shipped.helper_url is not None or shipped.generator != "extractive"
         rows = ablation_rows(shipped, synonyms=shipped.synonyms or str(SYNONYMS), helper=generative)
@@ -108,6 +109,7 @@ def threshold_sweep(
     cases = load_golden(Path(config.golden), config.split)
     serving = database.serving()
     try:
+        require_live(serving, cases)
         wiring = Wiring(serving, embedder.get(), api_key=pipeline.api_key or None)
         result = thresholds.run_sweep(wiring, cases, pipeline.spec(), max_false_answer_rate=config.max_false_answer_rate)
     finally:

@@ -1,4 +1,4 @@
-"""The golden set: YAML cases with tenant, question, history, graded (document, physical page) relevance and expectations."""
+"""The golden set: YAML cases with tenant, question, history, graded (document, physical page) relevance and expectations; and the check that their documents are live."""
 
 from __future__ import annotations
 
@@ -7,6 +7,9 @@ from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
+
+from rag_assets.evaluation.queries import sql_text
+from rag_serving.store.sessions import Database, Tenant
 
 
 class GoldenTenant(BaseModel):
@@ -62,3 +65,21 @@ def load_golden(folder: Path, split: str = "dev") -> list[GoldenCase]:
     if len(ids) != len(set(ids)):
         raise GoldenError(f"{folder}: duplicate case ids {sorted({i for i in ids if ids.count(i) > 1})}")
     return [c for c in cases if split == "all" or c.split == split]
+
+
+def require_live(database: Database, cases: list[GoldenCase]) -> None:
+    """Every document a case names as relevant is live for the case's tenant: scored against a corpus that was never
+    ingested, every question would be an abstention and the run a row of zeros."""
+    wanted: dict[Tenant, set[str]] = {}
+    for case in cases:
+        tenant = Tenant(case.tenant.organization, tuple(case.tenant.rooftops))
+        wanted.setdefault(tenant, set()).update(r.document for r in case.relevant)
+    missing = []
+    for tenant, documents in wanted.items():
+        with database.session(tenant) as session:
+            live = {row["source_path"] for row in session.execute(sql_text("live_sources")).fetchall()}
+        missing += [f"{tenant.organization_id}/{','.join(tenant.rooftop_ids)} {d}" for d in sorted(documents - live)]
+    if missing:
+        shown = "; ".join(missing[:5]) + (f"; and {len(missing) - 5} more" if len(missing) > 5 else "")
+        raise GoldenError(f"{len(missing)} document(s) the golden cases name are not live: {shown}. Ingest them first "
+                          "(`rag demo` ingests the sample corpus; `rag ingest PATH --org ORG --rooftop ROOFTOP` yours)")

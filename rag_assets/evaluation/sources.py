@@ -10,7 +10,7 @@ from psycopg.conninfo import make_conninfo
 
 from rag_assets.evaluation import beir
 from rag_assets.evaluation.ablation import ablate, ablation_rows, shipped_rows
-from rag_assets.evaluation.golden import GoldenCase, load_golden
+from rag_assets.evaluation.golden import GoldenCase, GoldenError, load_golden, require_live
 from rag_assets.evaluation.provenance import git_commit
 from rag_assets.evaluation.public_sets import beir_cases
 from rag_assets.samples import SYNONYMS
@@ -41,6 +41,11 @@ def golden(settings, folder: Path, split: str) -> Source:
     the tenants its cases name."""
     cases = load_golden(Path(folder), split)
     database = Database(app_url(settings.app_database_url, bootstrap(settings)), max_size=1)
+    try:
+        require_live(database, cases)
+    except GoldenError:
+        database.close()
+        raise
     return Source(f"{Path(folder).name} ({split})", cases, database, answer=True)
 
 

@@ -254,6 +254,17 @@ def test_ask_eval_and_config_name_the_same_pipeline_and_a_variant_names_another(
     assert variant["pipeline"] != shipped and variant["spec"]["reranker"] == "none"
 
 
+def test_eval_of_a_corpus_never_ingested_stops_naming_the_missing_documents(external_env, tmp_path):
+    golden = tmp_path / "golden"
+    golden.mkdir()
+    (golden / "faq.yaml").write_text(
+        "- id: faq-001\n  tenant: {organization: nobody, rooftops: [main]}\n  question: When are invoices paid?\n"
+        "  relevant: [{document: never-ingested.md, page: 1, grade: 2}]\n  answer_must_include: [45 days]\n")
+    result = run(["eval", "--golden", str(golden)], external_env)
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert "not live: nobody/main never-ingested.md" in result.stderr and result.stdout == ""
+
+
 def test_a_bad_setting_stops_with_one_line_naming_it_and_no_traceback(external_env):
     result = run(["docs"], {**external_env, "RAG_CHUNK_SIZE": "abc"})
     assert result.returncode == 2 and "Traceback" not in result.stderr
