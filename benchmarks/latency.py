@@ -45,11 +45,40 @@ def tenant_of(i: int, size: int, tenants: int) -> Tenant:
     return TENANT if tenants == 1 else Tenant(f"t{i * tenants // size:02d}", TENANT.rooftop_ids)
 
 
-def build(url: str, embedder, size: int, tenants: int = 1) -> None:
-    """`size` chunks: the SciFact abstracts, then copies with a suffix and a slightly perturbed vector
-    (embedding 100k real texts would take hours on two cores; the index sees 100k distinct vectors), in one
-    organization or spread over `tenants` organizations (a shared server: each query reads its own tenant's postings,
-    and the HNSW index holds everyone's vectors)."""
+def copies(texts: list[str], base: np.ndarray, i: int, rng) -> tuple[str, np.ndarray]:
+    """Chunk i of the `copies` corpus: abstract i mod n, from the second round on with a suffix and a slightly
+    perturbed vector (every tenant's copies are near-duplicates of each other's)."""
+    j = i % len(texts)
+    if i < len(texts):
+        return texts[j], base[j]
+    return f"{texts[j]} (copy {i // len(texts)})", base[j] + rng.normal(0, 0.02, base.shape[1]).astype(np.float32)
+
+
+# Chunks per document in the `realistic` corpus: a handbook section or a filing's note, not one abstract per file.
+PER_DOCUMENT = 20
+
+
+def realistic(texts: list[str], base: np.ndarray, i: int, rng) -> tuple[str, np.ndarray]:
+    """Chunk i of the `realistic` corpus: the abstracts themselves, then chunks that join the first half of their
+    document's topic abstract to the second half of another, with the mean of the two vectors (no two chunks alike,
+    a document's chunks about one topic, a tenant's text its own, the vocabulary SciFact's)."""
+    if i < len(texts):
+        return texts[i], base[i]
+    topic = int(np.random.default_rng(i // PER_DOCUMENT).integers(len(texts)))
+    other = int(rng.integers(len(texts)))
+    head, tail = texts[topic].split(), texts[other].split()
+    text = " ".join(head[: len(head) // 2] + tail[len(tail) // 2:])
+    return text, base[topic] + base[other] + rng.normal(0, 0.01, base.shape[1]).astype(np.float32)
+
+
+CORPORA = {"copies": copies, "realistic": realistic}
+
+
+def build(url: str, embedder, size: int, tenants: int = 1, corpus: str = "copies") -> None:
+    """`size` chunks made from the SciFact abstracts and their vectors (embedding 100k real texts would take hours on
+    two cores; the index sees 100k distinct vectors): `copies` (one chunk per document) or `realistic` (PER_DOCUMENT
+    chunks per document), in one organization or spread over `tenants` organizations (a shared server: each query reads
+    its own tenant's postings, and the HNSW index holds everyone's vectors)."""
     with db.connect(url, autocommit=True) as conn:
         if conn.execute("SELECT count(*) AS n FROM chunks").fetchone()["n"] == size:
             return
@@ -60,14 +89,14 @@ def build(url: str, embedder, size: int, tenants: int = 1) -> None:
         t0 = time.perf_counter()
         groups: dict[Tenant, tuple[list, list]] = {}
         for i in range(size):
-            j = i % len(texts)
-            text = texts[j] if i < len(texts) else f"{texts[j]} (copy {i // len(texts)})"
-            vec = base[j] if i < len(texts) else base[j] + rng.normal(0, 0.02, base.shape[1]).astype(np.float32)
+            text, vec = CORPORA[corpus](texts, base, i, rng)
             entries, vectors = groups.setdefault(tenant_of(i, size, tenants), ([], []))
             entries.append((f"d{i}", f"d{i}", text))
             vectors.append(vec / np.linalg.norm(vec))
+        per_document = PER_DOCUMENT if corpus == "realistic" else 1
         for tenant, (entries, vectors) in groups.items():
-            insert_entries(conn, entries, vectors, tenant.rooftop_ids[0], embedder, tenant.organization_id)
+            insert_entries(conn, entries, vectors, tenant.rooftop_ids[0], embedder, tenant.organization_id,
+                           per_document=per_document)
         print(f"built {size} chunks in {time.perf_counter() - t0:.0f} s")
 
 
@@ -186,16 +215,21 @@ def main() -> None:
     parser.add_argument("--modes", default="dense_hnsw,dense_exact,bm25,ts_rank_cd,hybrid,bm25_sql")
     parser.add_argument("--ef-search", type=int, default=0, help="0: the Retriever's default (2 x LIMIT, at least 100)")
     parser.add_argument("--tenants", type=int, default=1, help="organizations sharing the corpus; queries run as one")
+    parser.add_argument("--corpus", choices=sorted(CORPORA), default="copies",
+                        help="copies: SciFact and near-duplicate copies, one chunk per document; realistic: distinct "
+                             f"chunks, {PER_DOCUMENT} per document, each tenant its own text")
     args = parser.parse_args()
     _, queries, _ = load_beir(BENCH_DATA / "scifact", "test")
     questions = list(queries.values())[: args.queries]
     embedder = get_embedder("minilm")
     report = {"commit": git_commit(), "queries": len(questions), "model": embedder.model, "tenants": args.tenants,
-              "sizes": {}}
+              "corpus": args.corpus, "sizes": {}}
     tenant = tenant_of(0, 1, args.tenants)
     for size in [int(s) for s in args.sizes.split(",")]:
-        url = bench_database(f"bench_latency_{size}" + (f"_t{args.tenants}" if args.tenants > 1 else ""), fresh=False)
-        build(url, embedder, size, args.tenants)
+        name = f"bench_latency_{size}" + (f"_t{args.tenants}" if args.tenants > 1 else "") + \
+            ("" if args.corpus == "copies" else f"_{args.corpus}")
+        url = bench_database(name, fresh=False)
+        build(url, embedder, size, args.tenants, args.corpus)
         database = serving(url)
         retriever = Retriever(embedder, candidates=50, ef_search=args.ef_search)
         # Query embedding is the same cost in every mode; measure it once and keep it out of the SQL timings.

@@ -71,18 +71,21 @@ def load_corpus(url: str, folder: Path, embedder, *, split: str = "test", roofto
 
 
 def insert_entries(conn: psycopg.Connection, entries: list[tuple[str, str, str]], vectors, rooftop: str,
-                   embedder, organization: str = ORGANIZATION) -> None:
-    """(id, title, text) entries with their vectors as live one-chunk documents of <organization>/<rooftop>, then the BM25
-    postings and lengths (the ingest's own SQL), the tenant's BM25 statistics and the HNSW index."""
+                   embedder, organization: str = ORGANIZATION, *, per_document: int = 1) -> None:
+    """(id, title, text) entries with their vectors as live documents of <organization>/<rooftop>, `per_document`
+    consecutive entries each (one chunk and page per entry; the document takes its first entry's id and title), then
+    the BM25 postings and lengths (the ingest's own SQL), the tenant's BM25 statistics and the HNSW index."""
     register_vector(conn)
     # All or nothing: a build killed part-way must not leave chunks that look finished to the next run.
     with conn.transaction():
         with conn.cursor() as cur:
-            for (ident, title, text), vector in zip(entries, vectors):
-                row = {"id": ident, "org": organization, "rooftop": rooftop, "title": title,
-                       "sha": hashlib.sha256(text.encode()).hexdigest(), "body": text, "vector": vector,
-                       "model": embedder.model}
-                cur.execute(sql_text("beir_document"), row)
+            for i, ((ident, title, text), vector) in enumerate(zip(entries, vectors)):
+                ordinal = i % per_document
+                row = {"id": ident, "org": organization, "rooftop": rooftop, "title": title, "ordinal": ordinal,
+                       "document": entries[i - ordinal][0], "sha": hashlib.sha256(text.encode()).hexdigest(),
+                       "body": text, "vector": vector, "model": embedder.model}
+                if ordinal == 0:
+                    cur.execute(sql_text("beir_document"), row)
                 cur.execute(sql_text("beir_chunk"), row)
         ids = [e[0] for e in entries]
         conn.execute(ingest_sql("insert_postings"), (ids,))
