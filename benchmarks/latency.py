@@ -1,5 +1,6 @@
 """Query latency p50/p95 per mode at 10k and 100k chunks, HNSW against exact search, and HNSW's recall@50 against exact;
-mode `retrieve` times `POST /retrieve` (the shipped pipeline, learned reranker included) on a real server."""
+mode `retrieve` times `POST /retrieve` (the shipped pipeline, learned reranker included) on a real server; mode
+`bm25_bounds` counts the postings MaxScore reads against what a known final score would let it skip."""
 
 from __future__ import annotations
 
@@ -157,6 +158,40 @@ def time_retrieve(url: str, questions: list[str], tenant: Tenant = TENANT, port:
     return {"p50_ms": round(percentile(timings, 50), 1), "p95_ms": round(percentile(timings, 95), 1)}
 
 
+def bm25_bounds(database, retriever: Retriever, questions: list[str], tenant: Tenant = TENANT) -> dict:
+    """Why MaxScore reads what it reads: the postings of the words it could not skip, against what it would read
+    knowing the final LIMIT-th score in advance (the best any θ could do with these bounds); and how close each word's
+    real largest tf part comes to the bound (k1 + 1) it is skipped by."""
+    from rag_serving.search import bm25
+    from rag_serving.search.hits import Filters
+
+    top_sql = (Path(__file__).parent / "sql" / "bm25_term_max.sql").read_text()
+    read, oracle, ratios = [], [], []
+    for question in questions:
+        query = Query(question, retriever.embedder)
+        with database.session(tenant) as session:
+            found = query.terms(session)
+            terms = [bm25.Term(t, found.qtf[t] * idf, found.df[t]) for t, idf in found.idf.items() if found.df[t] > 0]
+            ordered = sorted(terms, key=lambda t: (t.bound(retriever.k1), t.term))
+            ranked = bm25.top(session, query, Filters(), k1=retriever.k1, b=retriever.b, limit=50)
+            tops = session.execute(top_sql, {"avgdl": found.avgdl, "k1": retriever.k1, "b": retriever.b,
+                                             "terms": [t.term for t in terms]}).fetchall()
+        if not ranked.rows:
+            continue
+        theta, fits, bound = float(ranked.rows[-1]["score"]), 0, 0.0
+        while fits < len(ordered) and bound + ordered[fits].bound(retriever.k1) < theta:
+            bound += ordered[fits].bound(retriever.k1)
+            fits += 1
+        pruned = sum(found.df.values()) >= bm25.EVERY_POSTING_BELOW
+        read.append(sum(t.df for t in ordered[ranked.skipped:]) if pruned else sum(t.df for t in ordered))
+        oracle.append(sum(t.df for t in ordered[fits:]))
+        ratios += [float(r["top"]) / (retriever.k1 + 1) for r in tops]
+    return {"bm25_essential_postings_mean": round(float(np.mean(read))),
+            "bm25_essential_postings_known_theta_mean": round(float(np.mean(oracle))),
+            "bm25_largest_tf_part_over_bound": {"p50": round(percentile(ratios, 50), 3),
+                                                "p05": round(percentile(ratios, 5), 3)}}
+
+
 def percentile(values: list[float], p: float) -> float:
     return float(np.percentile(np.array(values), p))
 
@@ -260,6 +295,8 @@ def main() -> None:
             row[label] = {"p50_ms": round(percentile(timings, 50), 1), "p95_ms": round(percentile(timings, 95), 1)}
         if "bm25_sql" in args.modes.split(","):
             row.update(compare_bm25(database, retriever, questions, tenant))
+        if "bm25_bounds" in args.modes.split(","):
+            row.update(bm25_bounds(database, retriever, questions, tenant))
         if "retrieve" in args.modes.split(","):
             copy_token_vectors(url, size)
             row["retrieve_http"] = time_retrieve(url, questions, tenant)
