@@ -102,7 +102,8 @@ class EmbedderResource(ConfigurableResource):
 
     def get(self):
         if self._embedder is None:
-            self._embedder = get_embedder(self.name, tei_url=self.tei_url or None, threads=self.threads)
+            # Ingest and evaluation runs are batch jobs that end: they keep onnxruntime's arena (the server does not).
+            self._embedder = get_embedder(self.name, tei_url=self.tei_url or None, threads=self.threads, arena=True)
         return self._embedder
 
 

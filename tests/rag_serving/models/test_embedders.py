@@ -39,6 +39,15 @@ def test_text_longer_than_model_input_is_pooled_not_truncated(minilm):
     assert whole @ minilm.embed([tail])[0] > 0.3
 
 
+def test_the_arena_is_off_unless_asked_for_and_vectors_are_the_same_either_way(minilm):
+    # A server keeps memory bounded without onnxruntime's arena; a batch job may keep it for speed.
+    served, batch = get_embedder("minilm"), get_embedder("minilm", arena=True)
+    assert not served._session.get_session_options().enable_cpu_mem_arena
+    assert batch._session.get_session_options().enable_cpu_mem_arena
+    texts = ["Invoices are paid within 45 days.", "The defrost heater is replaced every four years. " * 20]
+    assert np.array_equal(served.embed(texts), batch.embed(texts))
+
+
 def test_hashed_tfidf_is_identical_across_interpreter_runs():
     code = ("from rag_serving.models.embedders import HashedTfidf; import hashlib; "
             "v = HashedTfidf().embed(['Error E-104 coolant pressure low'])[0]; "
