@@ -103,8 +103,8 @@ def build(url: str, embedder, size: int, tenants: int = 1, corpus: str = "copies
 
 def copy_token_vectors(url: str, size: int) -> None:
     """Token vectors for the reranker's MaxSim feature: each SciFact abstract's from the SciFact benchmark's database,
-    and each copy gets its original's (the copy's body adds a few tokens of suffix, so sizes are within a handful of
-    tokens and the values are its original's: this measures time, not ranking). ~12 GB at 100k chunks."""
+    and chunk i beyond them gets abstract i mod n's (a copy's own original; a realistic chunk one of the same length
+    as abstracts go: this measures time, not ranking). ~12 GB at 100k chunks."""
     with db.connect(url, autocommit=True) as conn:
         if conn.execute("SELECT count(*) AS n FROM chunk_token_vectors").fetchone()["n"] == size:
             return
