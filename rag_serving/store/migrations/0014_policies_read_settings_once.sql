@@ -1,9 +1,8 @@
 -- Row-level security that reads the tenant settings once per statement, not once per row (issue #15). The policies
 -- called app_tenant_visible(organization_id, rooftop_id), which PostgreSQL inlines as a per-row filter that splits
--- app.rooftop_ids again for every row: a sparse-leg scan of 40k postings as the serving role took 21 ms, 11 ms with
--- the settings in scalar subqueries (planned once, as InitPlans). A function cannot hold those subqueries: with them
--- it is no longer inlined and costs a call per row (110 ms). Visibility is unchanged: an unset setting is NULL and
--- admits no row.
+-- app.rooftop_ids again for every row; in scalar subqueries the settings are planned once (InitPlans). A function
+-- cannot hold those subqueries: with them it is no longer inlined and costs a call per row. Timings are in
+-- docs/decisions.md. Visibility is unchanged: an unset setting is NULL and admits no row.
 DO $$
 DECLARE
     visible constant text := $v$organization_id = (SELECT current_setting('app.organization_id', true))
