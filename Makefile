@@ -21,7 +21,9 @@ bench: install
 	$(BIN)/python -m benchmarks.reingest
 	$(BIN)/python -m benchmarks.scifact
 	$(BIN)/python -m benchmarks.latency
-	$(BIN)/python -m benchmarks.latency --sizes 100000 --queries 100 --modes retrieve
+	$(BIN)/python -m benchmarks.latency --sizes 100000 --queries 100 --corpus realistic --modes dense_hnsw,dense_exact,bm25,hybrid,bm25_sql,bm25_bounds
+	$(BIN)/python -m benchmarks.latency --sizes 100000 --queries 100 --corpus realistic --tenants 10 --modes dense_hnsw,dense_exact,bm25,hybrid,bm25_sql
+	$(BIN)/python -m benchmarks.latency --sizes 100000 --queries 100 --corpus realistic --modes retrieve
 	$(BIN)/python -m benchmarks.embedding_cache
 	$(BIN)/python -m benchmarks.chunk_sweep
 	$(BIN)/python -m benchmarks.chunk_sweep --corpus mmlongbench
