@@ -171,19 +171,15 @@ def bm25_bounds(database, retriever: Retriever, questions: list[str], tenant: Te
         query = Query(question, retriever.embedder)
         with database.session(tenant) as session:
             found = query.terms(session)
-            terms = [bm25.Term(t, found.qtf[t] * idf, found.df[t]) for t, idf in found.idf.items() if found.df[t] > 0]
-            ordered = sorted(terms, key=lambda t: (t.bound(retriever.k1), t.term))
+            ordered = bm25.ordered_terms(found, retriever.k1)
             ranked = bm25.top(session, query, Filters(), k1=retriever.k1, b=retriever.b, limit=50)
             tops = session.execute(top_sql, {"avgdl": found.avgdl, "k1": retriever.k1, "b": retriever.b,
-                                             "terms": [t.term for t in terms]}).fetchall()
+                                             "terms": [t.term for t in ordered]}).fetchall()
         if not ranked.rows:
             continue
-        theta, fits, bound = float(ranked.rows[-1]["score"]), 0, 0.0
-        while fits < len(ordered) and bound + ordered[fits].bound(retriever.k1) < theta:
-            bound += ordered[fits].bound(retriever.k1)
-            fits += 1
-        pruned = sum(found.df.values()) >= bm25.EVERY_POSTING_BELOW
-        read.append(sum(t.df for t in ordered[ranked.skipped:]) if pruned else sum(t.df for t in ordered))
+        # The most words a split could skip with θ at the final LIMIT-th score (the retry rule, with nothing skipped yet).
+        fits = bm25.next_split(ordered, retriever.k1, len(ordered) + 1, float(ranked.rows[-1]["score"]), 50, 50)
+        read.append(sum(t.df for t in ordered[ranked.skipped:]))  # skipped is 0 when every posting was read
         oracle.append(sum(t.df for t in ordered[fits:]))
         ratios += [float(r["top"]) / (retriever.k1 + 1) for r in tops]
     return {"bm25_essential_postings_mean": round(float(np.mean(read))),

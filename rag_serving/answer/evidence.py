@@ -33,7 +33,7 @@ _DATE = re.compile(rf"\b(?!may\b)({_MONTHS})\b|\b\d{{1,2}}(st|nd|rd|th)? may\b|\
                    r"\b(19|20)\d\d\b|\d{1,2}/\d{1,2}", re.I)
 _PERSON = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+")
 # Who answers a "who" question in an organization's documents: a role, team or trade as often as a named person.
-_ROLE = re.compile(r"\b(manager|officer|staff|team|department|desk|lead|head|owner|director|contractor|technician|"
+_ROLE = re.compile(r"\b(manager|officer|staff|team|department|desk|head|owner|director|contractor|technician|"
                    r"engineer|employee|supervisor|committee|board|colleague|member|administrator|coordinator|"
                    r"representative|specialist|operator|inspector|auditor|advisor|consultant|partner|vendor|supplier|"
                    r"provider|user|holder|person|people|anyone|someone|nobody)s?\b", re.I)

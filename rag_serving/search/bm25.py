@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from psycopg import sql
 
 from rag_serving.search.hits import Filters
-from rag_serving.search.query import Query
+from rag_serving.search.query import Query, Terms
 from rag_serving.store.sessions import Session
 from rag_serving.store.sqlfiles import composed, sql_text
 
@@ -68,18 +68,23 @@ def statement(filters: Filters) -> sql.Composed:
     return composed("bm25_pruned", chunk_filter=restrict)
 
 
+def ordered_terms(found: Terms, k1: float) -> list[Term]:
+    """The question's words that some visible chunk holds (a word none holds scores nothing), each weighted qtf × idf,
+    lowest bound first: the order MaxScore skips them in."""
+    terms = [Term(t, found.qtf[t] * idf, found.df[t]) for t, idf in found.idf.items() if found.df[t] > 0]
+    return sorted(terms, key=lambda t: (t.bound(k1), t.term))
+
+
 def top(session: Session, query: Query, filters: Filters, *, k1: float, b: float, limit: int,
         prune: bool = True, every_posting_below: int = EVERY_POSTING_BELOW) -> Ranked:
     """The BM25 top LIMIT, exactly as scoring every posting would rank it. prune=False reads every posting (the
     reference the tests and the benchmark compare against), as does a question whose words have fewer postings than
     `every_posting_below`."""
     found = query.terms(session)
-    # A word no visible chunk holds scores nothing; qtf × idf is the same float the SQL product gave before.
-    terms = [Term(t, found.qtf[t] * idf, found.df[t]) for t, idf in found.idf.items() if found.df[t] > 0]
-    if not terms:
+    ordered = ordered_terms(found, k1)
+    if not ordered:
         return Ranked([], 0, 0)
-    ordered = sorted(terms, key=lambda t: (t.bound(k1), t.term))
-    prune = prune and sum(t.df for t in terms) >= every_posting_below
+    prune = prune and sum(t.df for t in ordered) >= every_posting_below
     skipped = first_split(ordered, limit) if prune else 0
     run = statement(filters)
     base = {**filters.params(), "avgdl": found.avgdl, "k1": k1, "b": b, "limit": limit,

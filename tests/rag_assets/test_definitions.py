@@ -86,10 +86,3 @@ def test_the_run_queue_takes_one_evaluation_run_at_a_time(tmp_path, pg_server_ur
     assert [(l["key"], l["value"], l["limit"]) for l in queue.tag_concurrency_limits] == [("rag/run", "evaluation", 1)]
     assert defs.resolve_job_def("golden_eval_job").tags["rag/run"] == "evaluation"
     assert defs.resolve_job_def("ingest_job").tags["rag/run"] == "ingest"
-
-
-def test_ingest_and_evaluation_runs_embed_with_onnxruntimes_arena():
-    from rag_assets.resources import EmbedderResource
-
-    embedder = EmbedderResource(name="minilm").get()
-    assert embedder._session.get_session_options().enable_cpu_mem_arena

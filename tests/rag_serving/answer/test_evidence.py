@@ -50,6 +50,7 @@ def test_a_role_or_trade_answers_who():
     assert has_kind("Interval: Annually | Task: Leak test | Performed by: Certified contractor", "person")
     assert has_kind("Claims above $500 must be approved by a department director.", "person")
     assert not has_kind("The circuit is opened once a year for a leak test.", "person")
+    assert not has_kind("A blocked drain leads to ice on the evaporator.", "person")
 
 
 def test_coverage_weighs_strict_terms_double():
