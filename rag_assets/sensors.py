@@ -9,8 +9,11 @@ from dagster import DefaultSensorStatus, RunRequest, SensorEvaluationContext, Se
 from rag_assets.ingest.registration import RegistrationError, register_file
 from rag_assets.ingest.targets import tenant_folder_targets
 from rag_assets.jobs import ingest_job
-from rag_assets.partitions import files_partitions
+from rag_assets.partitions import file_partition_key, files_partitions
 from rag_assets.resources import ChunkerResource, InboxResource, PostgresResource, TokenizerResource
+
+# The sensor registered the version it wants built; a run finding it built already rebuilds nothing.
+REGISTERED = {"ops": {"source_documents": {"config": {"rebuild": False}}}}
 
 
 @sensor(job=ingest_job, minimum_interval_seconds=30, default_status=DefaultSensorStatus.STOPPED)
@@ -44,10 +47,12 @@ def inbox_sensor(
                 continue
             if reg.state == "unchanged":
                 continue
-            new_keys.append(reg.sha256)
+            key = file_partition_key(path.name, reg.sha256)
+            new_keys.append(key)
             requests.append(
                 RunRequest(
-                    partition_key=reg.sha256,
+                    partition_key=key,
+                    run_config=REGISTERED,
                     run_key=f"{reg.document_id}:{stamp}",
                     tags={"rag/organization": org, "rag/rooftop": rooftop, "rag/source": source},
                 )

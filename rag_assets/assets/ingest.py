@@ -2,11 +2,12 @@
 → indexes → published_documents, per file SHA-256."""
 
 
-from dagster import AssetExecutionContext, Failure, MaterializeResult, MetadataValue, asset
+from dagster import AssetExecutionContext, Config, Failure, MaterializeResult, MetadataValue, asset
 
 from rag_assets.ingest import publish, steps, vectors
 from rag_assets.ingest.extraction import IngestError
-from rag_assets.partitions import files_partitions
+from rag_assets.ingest.versions import plan_build
+from rag_assets.partitions import files_partitions, partition_sha256
 from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 
 GROUP = "ingest"
@@ -31,16 +32,35 @@ def _failure(exc: IngestError) -> Failure:
     )
 
 
+class SourceDocumentsConfig(Config):
+    """rebuild: when no version of the file waits for this run's chunk settings, build a new version of each live one
+    with them (new settings: a new version; the same settings: rebuilt). `rag ingest` and the inbox sensor register
+    the versions they want first and turn it off."""
+
+    rebuild: bool = True
+
+
 @asset(partitions_def=files_partitions, group_name=GROUP, kinds={"postgres", "pdf"})
-def source_documents(context: AssetExecutionContext, database: PostgresResource) -> MaterializeResult:
-    """The stored file opened and checked: type, readability, encryption, page count. Bad files fail here, alone."""
+def source_documents(context: AssetExecutionContext, config: SourceDocumentsConfig, database: PostgresResource,
+                     tokenizer: TokenizerResource, chunker: ChunkerResource) -> MaterializeResult:
+    """The versions this run builds, then the stored file opened and checked: type, readability, encryption, page
+    count. Bad files fail here, alone."""
+    sha = partition_sha256(context.partition_key)
     with database.connect() as conn:
         try:
-            with steps.guarded(conn, context.partition_key, "validate", context.run_id):
-                report = steps.validate_step(conn, context.partition_key, run_id=context.run_id)
+            with steps.guarded(conn, sha, "validate", context.run_id):
+                digest = chunker.digest(tokenizer.load())
+                plan = plan_build(conn, sha, digest, rebuild=config.rebuild)
+                context.log.info(f"{plan.state}: {len(plan.documents)} version(s) to build with settings {digest}")
+                report = steps.validate_step(conn, sha, run_id=context.run_id)
         except IngestError as exc:
             raise _failure(exc) from exc
-    return MaterializeResult(metadata=_metadata(report))
+    meta = _metadata(report)
+    meta.update({"build": plan.state, "pipeline_digest": digest,
+                 "versions": MetadataValue.md("\n".join(
+                     f"- {d['organization_id']}/{d['rooftop_id']}: {d['source_path']} ({d['id'][:12]})"
+                     for d in plan.documents) or "none")})
+    return MaterializeResult(metadata=meta)
 
 
 @asset(partitions_def=files_partitions, group_name=GROUP, deps=[source_documents], kinds={"postgres"})
@@ -51,11 +71,12 @@ def pages(context: AssetExecutionContext, database: PostgresResource, ocr: OcrRe
             context.log.info(f"extracted {done}/{total} pages")
             steps.log.info("  pages %d/%d", done, total)
 
+    sha = partition_sha256(context.partition_key)
     with database.connect() as conn:
         try:
-            with steps.guarded(conn, context.partition_key, "pages", context.run_id):
+            with steps.guarded(conn, sha, "pages", context.run_id):
                 report = steps.pages_step(
-                    conn, context.partition_key, ocr_enabled=ocr.enabled, run_id=context.run_id, progress=progress
+                    conn, sha, ocr_enabled=ocr.enabled, run_id=context.run_id, progress=progress
                 )
         except IngestError as exc:
             raise _failure(exc) from exc
@@ -67,9 +88,10 @@ def pages(context: AssetExecutionContext, database: PostgresResource, ocr: OcrRe
 @asset(partitions_def=files_partitions, group_name=GROUP, deps=[pages], kinds={"postgres"})
 def sections(context: AssetExecutionContext, database: PostgresResource, tokenizer: TokenizerResource) -> MaterializeResult:
     """Section tree from the PDF outline, or from headings in the text when there is none."""
+    sha = partition_sha256(context.partition_key)
     with database.connect() as conn:
-        with steps.guarded(conn, context.partition_key, "sections", context.run_id):
-            report = steps.sections_step(conn, context.partition_key, tokenizer.load(), run_id=context.run_id)
+        with steps.guarded(conn, sha, "sections", context.run_id):
+            report = steps.sections_step(conn, sha, tokenizer.load(), run_id=context.run_id)
     return MaterializeResult(metadata=_metadata(report))
 
 
@@ -82,9 +104,10 @@ def chunks(
 ) -> MaterializeResult:
     """Token windows with page spans and character offsets, inside top-level sections."""
     config = chunker.config(tokenizer.max_input_tokens())
+    sha = partition_sha256(context.partition_key)
     with database.connect() as conn:
-        with steps.guarded(conn, context.partition_key, "chunks", context.run_id):
-            report = steps.chunks_step(conn, context.partition_key, tokenizer.load(), config, run_id=context.run_id)
+        with steps.guarded(conn, sha, "chunks", context.run_id):
+            report = steps.chunks_step(conn, sha, tokenizer.load(), config, run_id=context.run_id)
     meta = _metadata(report)
     meta["chunk_size"], meta["chunk_overlap"], meta["chunk_snap"] = config.size, config.overlap, config.snap
     return MaterializeResult(metadata=meta)
@@ -95,9 +118,10 @@ def embeddings(context: AssetExecutionContext, database: PostgresResource, embed
     """A vector per chunk from the configured embedder, through the embedding cache (hits and misses counted), and
     the token vectors of the chunks it embedded, from the same forward pass."""
     model = embedder.get()
+    sha = partition_sha256(context.partition_key)
     with database.connect() as conn:
-        with steps.guarded(conn, context.partition_key, "embeddings", context.run_id):
-            report = vectors.embeddings_step(conn, context.partition_key, model, run_id=context.run_id)
+        with steps.guarded(conn, sha, "embeddings", context.run_id):
+            report = vectors.embeddings_step(conn, sha, model, run_id=context.run_id)
     meta = _metadata(report)
     meta["model"] = model.model
     total = report.counts.get("cache_hits", 0) + report.counts.get("cache_misses", 0)
@@ -109,9 +133,10 @@ def embeddings(context: AssetExecutionContext, database: PostgresResource, embed
 def indexes(context: AssetExecutionContext, database: PostgresResource, embedder: EmbedderResource) -> MaterializeResult:
     """BM25 postings and chunk lengths for the sparse leg; the HNSW cosine index for the model's vectors."""
     model = embedder.get()
+    sha = partition_sha256(context.partition_key)
     with database.connect() as conn:
-        with steps.guarded(conn, context.partition_key, "indexes", context.run_id):
-            report = publish.indexes_step(conn, context.partition_key, model.model, model.dim, run_id=context.run_id)
+        with steps.guarded(conn, sha, "indexes", context.run_id):
+            report = publish.indexes_step(conn, sha, model.model, model.dim, run_id=context.run_id)
     meta = _metadata(report)
     meta["hnsw_index"] = publish.hnsw_index_name(model.model)
     return MaterializeResult(metadata=meta)
@@ -122,9 +147,10 @@ def token_vectors(context: AssetExecutionContext, database: PostgresResource, em
     """Per-token vectors for late interaction (MaxSim), int8 with a scale per token, for the chunks `embeddings` did
     not already give them (its forward pass stores them for every text the embedding cache lacked)."""
     model = embedder.get()
+    sha = partition_sha256(context.partition_key)
     with database.connect() as conn:
-        with steps.guarded(conn, context.partition_key, "token_vectors", context.run_id):
-            report = vectors.token_vectors_step(conn, context.partition_key, model, run_id=context.run_id)
+        with steps.guarded(conn, sha, "token_vectors", context.run_id):
+            report = vectors.token_vectors_step(conn, sha, model, run_id=context.run_id)
     meta = _metadata(report)
     stored = report.counts.get("encoded", 0)
     if stored:
@@ -137,9 +163,10 @@ def token_vectors(context: AssetExecutionContext, database: PostgresResource, em
 def sentence_vectors(context: AssetExecutionContext, database: PostgresResource, embedder: EmbedderResource) -> MaterializeResult:
     """Unit vectors of every chunk's quotable sentences, which the answer step reads instead of embedding them."""
     model = embedder.get()
+    sha = partition_sha256(context.partition_key)
     with database.connect() as conn:
-        with steps.guarded(conn, context.partition_key, "sentence_vectors", context.run_id):
-            report = vectors.sentence_vectors_step(conn, context.partition_key, model, run_id=context.run_id)
+        with steps.guarded(conn, sha, "sentence_vectors", context.run_id):
+            report = vectors.sentence_vectors_step(conn, sha, model, run_id=context.run_id)
     meta = _metadata(report)
     if report.counts.get("chunks"):
         meta["sentences_per_chunk"] = MetadataValue.float(round(report.counts["sentences"] / report.counts["chunks"], 1))
@@ -150,9 +177,10 @@ def sentence_vectors(context: AssetExecutionContext, database: PostgresResource,
        kinds={"postgres"})
 def published_documents(context: AssetExecutionContext, database: PostgresResource) -> MaterializeResult:
     """The atomic switch: the new version goes live and the one it replaces retires, in one transaction."""
+    sha = partition_sha256(context.partition_key)
     with database.connect() as conn:
-        with steps.guarded(conn, context.partition_key, "publish", context.run_id):
-            report = publish.publish_step(conn, context.partition_key, run_id=context.run_id)
+        with steps.guarded(conn, sha, "publish", context.run_id):
+            report = publish.publish_step(conn, sha, run_id=context.run_id)
     return MaterializeResult(metadata=_metadata(report))
 
 

@@ -48,9 +48,13 @@ def live_sha256(conn: psycopg.Connection, path: Path, *, organization_id: str, r
                 digest: str) -> str | None:
     """The file's SHA-256 when this exact version of it is already live (what register_file calls unchanged)."""
     sha = sha256_hex(path.read_bytes())
-    existing = conn.execute(sql_text("select_document"),
-                            (document_id(organization_id, rooftop_id, source_path, sha, digest),)).fetchone()
-    return sha if existing and existing["status"] == "live" else None
+    live = conn.execute(sql_text("select_live_for_source"), (organization_id, rooftop_id, source_path)).fetchone()
+    return sha if is_current(live, sha, digest) else None
+
+
+def is_current(live: dict | None, sha: str, digest: str) -> bool:
+    """The live version is this file read with these settings (a rebuild from the UI keeps both, under another id)."""
+    return bool(live) and live["sha256"] == sha and live["pipeline_digest"] == digest
 
 
 def chunking_digest(size: int, overlap: int, snap: int, tokenizer_digest: str) -> str:
@@ -128,10 +132,10 @@ def register_file(
     sha = sha256_hex(data)
     doc_id = document_id(organization_id, rooftop_id, source_path, sha, digest)
     resolved_title = title or meta.get("title") or default_title(path)
-    existing = conn.execute(sql_text("select_document"), (doc_id,)).fetchone()
-    if existing and existing["status"] == "live":
-        return Registration(doc_id, sha, path, source_path, organization_id, rooftop_id, "unchanged", existing["title"])
     live = conn.execute(sql_text("select_live_for_source"), (organization_id, rooftop_id, source_path)).fetchone()
+    if is_current(live, sha, digest):
+        return Registration(live["id"], sha, path, source_path, organization_id, rooftop_id, "unchanged", live["title"])
+    existing = conn.execute(sql_text("select_document"), (doc_id,)).fetchone()
     state = "retry" if existing and existing["status"] in ("building", "failed") else ("changed" if live else "new")
     with conn.transaction():
         conn.execute(sql_text("insert_file"), (sha, len(data), data))

@@ -15,12 +15,14 @@ from rag_assets.ingest.registration import RegistrationError, register_file
 from rag_assets.ingest.stale import fail_stale_runs, owner_tags
 from rag_assets.ingest.targets import BatchResult, FileOutcome, Target, unchanged_line
 from rag_assets.ingest.targets import label as target_label
-from rag_assets.partitions import files_partitions
+from rag_assets.partitions import file_partition_key, files_partitions
 from rag_serving.store import bootstrap as db
 from rag_serving.store import catalog
 
-# The runner prints its own one-line outcome per file; Dagster's event log keeps the details.
-QUIET_RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
+# The runner prints its own one-line outcome per file; Dagster's event log keeps the details. It registered the
+# version it wants built, so a run that finds it already built (the same file twice in a batch) rebuilds nothing.
+RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}},
+              "ops": {"source_documents": {"config": {"rebuild": False}}}}
 
 
 def reachable(url: str) -> bool:
@@ -61,15 +63,16 @@ def _ingest_one(conn, t: Target, label: str, pad: str, *, digest: str, instance:
         say(unchanged_line(label, reg.sha256))
         return FileOutcome(t, "unchanged", reg.document_id, reg.sha256)
     say(f"{label}: {reg.state}, sha256 {reg.sha256[:12]}")
-    if not instance.has_dynamic_partition(files_partitions.name, reg.sha256):
-        instance.add_dynamic_partitions(files_partitions.name, [reg.sha256])
+    key = file_partition_key(t.path.name, reg.sha256)
+    if not instance.has_dynamic_partition(files_partitions.name, key):
+        instance.add_dynamic_partitions(files_partitions.name, [key])
     t0 = time.perf_counter()
     result = materialize(
         ingest_assets,
-        partition_key=reg.sha256,
+        partition_key=key,
         instance=instance,
         resources=resources,
-        run_config=QUIET_RUN_CONFIG,
+        run_config=RUN_CONFIG,
         tags={"rag/organization": t.organization_id, "rag/rooftop": t.rooftop_id, "rag/source": t.source_path,
               **owner_tags()},
         raise_on_error=False,

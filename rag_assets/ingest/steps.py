@@ -103,15 +103,12 @@ def guarded(conn: psycopg.Connection, sha: str, stage: str, run_id: str | None =
 
 
 def validate_step(conn: psycopg.Connection, sha: str, run_id: str | None = None) -> StepReport:
-    """Open the file; a bad file fails its documents here with a message naming it."""
+    """Open the file (its versions marked building by versions.plan_build); a bad file fails them here, named."""
     started = time.perf_counter()
-    docs = conn.execute(sql_text("select_pending_for_file"), (sha,)).fetchall()
+    docs = building_documents(conn, sha)
     report = StepReport(documents=len(docs))
     if not docs:
         return report
-    with conn.transaction():
-        for doc in docs:
-            conn.execute(sql_text("mark_building"), (doc["id"],))
     data = load_file(conn, sha)
     name = docs[0]["file_name"]
     try:
