@@ -67,7 +67,10 @@ def essence(path: str, body: dict) -> str:
     chunk ids of a retrieval. Timings aside."""
     if path == "/retrieve":
         return json.dumps([h["chunk_id"] for h in body["hits"]])
-    return json.dumps([body["route"], body["confidence"], body["answer"], [s["chunk_id"] for s in body["sources"]]])
+    # Each sentence with its sources' chunks, quotes and pages; not their links, whose signatures carry the time.
+    answer = body["answer"] and [[s["text"], [(x["chunk_id"], x["quote"], x["page"]) for x in s["sources"]]]
+                                 for s in body["answer"]["sentences"]]
+    return json.dumps([body["route"], body["confidence"], answer, [s["chunk_id"] for s in body["sources"]]])
 
 
 async def alone(base: str, key: str, questions: list[str]) -> tuple[dict, dict[str, list[float]]]:

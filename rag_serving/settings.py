@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
@@ -41,6 +42,12 @@ class Settings(BaseModel):
                                    "remote generator or embedder)", ge=0, le=1000)
     api_host: str = env_field("127.0.0.1", "RAG_API_HOST", "address `rag serve` binds")
     api_port: int = env_field(8000, "RAG_API_PORT", "port `rag serve` binds", ge=1, le=65535)
+    cors_origins: tuple[str, ...] = env_field((), "RAG_CORS_ORIGINS", "comma-separated browser origins allowed to call "
+                                              "the API (e.g. https://intranet.example.com); unset: no CORS")
+    link_ttl_s: int = env_field(7 * 24 * 3600, "RAG_LINK_TTL_S", "seconds a signed page link in an answer stays valid",
+                                ge=60, le=366 * 24 * 3600)
+    log_format: Literal["json", "text"] = env_field("json", "RAG_LOG_FORMAT",
+                                                    "server logs: one JSON object per line, or text")
     generator_api_key: str | None = env_field(None, "RAG_GENERATOR_API_KEY",
                                               "API key for the generator and helper endpoints (never logged)")
     # The pipeline a question goes through (rag_serving.spec.PipelineSpec); defaults are the shipped spec.
@@ -95,8 +102,18 @@ class Settings(BaseModel):
             return tuple(part.strip().lower() for part in value.split(",") if part.strip())
         return value
 
+    @field_validator("cors_origins", mode="before")
+    @classmethod
+    def _origins(cls, value):
+        if isinstance(value, str):
+            value = tuple(part.strip().rstrip("/") for part in value.split(",") if part.strip())
+        for origin in value:
+            if origin != "*" and not re.fullmatch(r"https?://[^/\s]+", origin):
+                raise ValueError(f"{origin!r} is not an origin: scheme://host[:port], or *")
+        return value
+
     @field_validator("embedder", "reranker", "generator", "web_search", "mode", "sparse", "answerability", "selection",
-                     mode="before")
+                     "log_format", mode="before")
     @classmethod
     def _lower(cls, value):
         return value.strip().lower() if isinstance(value, str) else value

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rag_serving.answer.answerability import LearnedAnswerability
-from rag_serving.answer.answerer import Answerer
+from rag_serving.answer.answerer import Answerer, Progress
 from rag_serving.answer.generators import AnthropicGenerator, ExtractiveGenerator, Generator, OpenAICompatibleGenerator
 from rag_serving.answer.parents import ParentPlan
 from rag_serving.answer.responses import Response
@@ -53,9 +53,10 @@ class Pipeline:
         return self.searcher.retriever
 
     def ask(self, tenant: Tenant, question: str, *, history: Sequence[str] = (),
-            filters: Filters | None = None) -> Response:
+            filters: Filters | None = None, progress: Progress | None = None) -> Response:
+        """progress, if given, hears the route before the answer is generated (streamed by the API)."""
         with self.database.session(tenant) as session:
-            return self.answerer.ask(session, question, history=history, filters=filters)
+            return self.answerer.ask(session, question, history=history, filters=filters, progress=progress)
 
     def search(self, tenant: Tenant, question: str, *, k: int = 10, filters: Filters | None = None,
                rerank: bool = True, mode: Mode | None = None, sparse: Sparse | None = None) -> list[Hit]:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from opentelemetry import trace
 from tokenizers import Tokenizer
 
 from rag_serving.answer import comparisons
@@ -25,6 +26,9 @@ from rag_serving.search.pipeline import Searcher
 from rag_serving.search.query import Query
 from rag_serving.search.rewriting import Rewrite, Rewriter
 from rag_serving.store.sessions import Session
+
+tracer = trace.get_tracer("rag_serving")
+Progress = Callable[[str, dict], None]  # (event, data) as the answer takes shape: "route" before generating
 
 WEB_MESSAGE = "The documents don't cover this. These web results may help; they are not from your documents."
 
@@ -55,12 +59,14 @@ class Answerer:
         return self.searcher.query(rewrite.question if rewrite else search_text(question, history)), rewrite
 
     def ask(self, session: Session, question: str, *, history: Sequence[str] = (),
-            filters: Filters | None = None) -> Response:
+            filters: Filters | None = None, progress: Progress | None = None) -> Response:
         started = time.perf_counter()
         query, rewrite = self.prepare(question, history)
-        hits = [] if rewrite and rewrite.clarify else self.retrieve(session, question, query, filters=filters,
-                                                                    history=history)
-        return self.respond(session, question, query, hits, history=history, started=started, rewrite=rewrite)
+        with tracer.start_as_current_span("rag.search"):
+            hits = [] if rewrite and rewrite.clarify else self.retrieve(session, question, query, filters=filters,
+                                                                        history=history)
+        return self.respond(session, question, query, hits, history=history, started=started, rewrite=rewrite,
+                            progress=progress)
 
     def retrieve(self, session: Session, question: str, query: Query, *, filters: Filters | None = None,
                  history: Sequence[str] = (), k: int = 0) -> list[Hit]:
@@ -86,7 +92,8 @@ class Answerer:
         return chosen + [h for h in hits if h.chunk_id not in ids]
 
     def respond(self, session: Session, question: str, query: Query, hits: Sequence[Hit], *,
-                history: Sequence[str] = (), started: float | None = None, rewrite: Rewrite | None = None) -> Response:
+                history: Sequence[str] = (), started: float | None = None, rewrite: Rewrite | None = None,
+                progress: Progress | None = None) -> Response:
         """The response to question given its retrieved chunks (best first; `depth` of them are read, context_chunks
         used). Evidence is weighed against the searched query (a rewrite stands alone); a CLARIFY reply is asked back."""
         started = time.perf_counter() if started is None else started
@@ -97,12 +104,14 @@ class Answerer:
         else:
             hits = list(hits[: self.context_chunks])
         # The passages' sentence vectors as ingest stored them: embedding them here was most of the answer step's time.
-        self.vectors.remember(stored_sentence_vectors(session, self.vectors.embedder.model, [h.chunk_id for h in hits]))
-        evidence = assess(query, hits, self.vectors)
-        evidence.asked = question
-        confidence = self._confidence(evidence) if hits else evidence.confidence
-        weighed = comparisons.weigh(query.text, compared, hits, self.vectors, self._confidence) \
-            if compared and hits else None
+        with tracer.start_as_current_span("rag.evidence"):
+            self.vectors.remember(stored_sentence_vectors(session, self.vectors.embedder.model,
+                                                          [h.chunk_id for h in hits]))
+            evidence = assess(query, hits, self.vectors)
+            evidence.asked = question
+            confidence = self._confidence(evidence) if hits else evidence.confidence
+            weighed = comparisons.weigh(query.text, compared, hits, self.vectors, self._confidence) \
+                if compared and hits else None
         if weighed and weighed.scores and sides(question):
             # No passage holds both editions: each side is weighed against its own passages, the same question
             # asked of each. Documents compared ("do the handbook and the helpdesk sheet agree on …?") keep the
@@ -134,16 +143,27 @@ class Answerer:
             return done(route="abstain", message=INJECTION_MESSAGE)
         if decision.route == "abstain" and self.routing:
             return self._fallback(session, question, evidence, done)
+        if progress is not None:
+            progress("route", {"route": "answer", "confidence": confidence})
         context = self._context(session, hits)
-        if context is hits:
-            draft = self.generator.answer(query.text, hits, evidence=evidence)
-        else:
-            # Evidence was weighed on the chunks; with parent sections the generator picks from the larger context.
-            wider = assess(query, context, self.vectors) if self.generator.reads_evidence else None
-            if wider is not None:
-                wider.asked = question
-            draft = self.generator.answer(query.text, context, evidence=wider)
-        draft = cite_pages(session, draft, hits, [] if context is hits else context)
+        with tracer.start_as_current_span("rag.generate") as span:
+            span.set_attributes({"gen_ai.operation.name": "chat", "gen_ai.system": self.generator.name,
+                                 "gen_ai.request.model": self.generator.model or "",
+                                 "rag.context_chunks": len(context)})
+            if context is hits:
+                draft = self.generator.answer(query.text, hits, evidence=evidence)
+            else:
+                # Evidence was weighed on the chunks; with parent sections the generator picks from the larger context.
+                wider = assess(query, context, self.vectors) if self.generator.reads_evidence else None
+                if wider is not None:
+                    wider.asked = question
+                draft = self.generator.answer(query.text, context, evidence=wider)
+            span.set_attributes({"gen_ai.response.model": draft.model or "",
+                                 **{f"gen_ai.usage.{k}": v for k, v in draft.usage.items()
+                                    if k in ("input_tokens", "output_tokens") and isinstance(v, int)},
+                                 **({"gen_ai.response.finish_reasons": [draft.stop_reason]} if draft.stop_reason else {})})
+        with tracer.start_as_current_span("rag.cite"):
+            draft = cite_pages(session, draft, hits, [] if context is hits else context)
         base.update(generator=draft.generator, model=draft.model)
         if draft.refused:
             return done(route="abstain", message="The model declined to answer this question.")
@@ -153,11 +173,15 @@ class Answerer:
         shown = {h.chunk_id for h in context}
         citable = [*context, *(h for h in hits if h.chunk_id not in shown)]
         # The kind of answer and the strict terms are the user's question's, not the history searched with it.
-        grounding = check(draft, citable, system_prompt=SYSTEM_PROMPT, support=self.support,
-                          question=profile(question) if history else evidence.question)
+        with tracer.start_as_current_span("rag.ground") as span:
+            grounding = check(draft, citable, system_prompt=SYSTEM_PROMPT, support=self.support,
+                              question=profile(question) if history else evidence.question)
+            span.set_attributes({"rag.grounding.passed": grounding.passed,
+                                 "rag.grounding.failed_check": grounding.failed_check or ""})
         if grounding.passed or not self.routing:
             lacking = f"The documents don't cover {' or '.join(weighed.lacking)}." if weighed and weighed.lacking else ""
-            return done(route="answer", answer=draft.sentences, grounding=grounding, message=lacking)
+            return done(route="answer", answer=draft.sentences, grounding=grounding, message=lacking,
+                        sources=cited(draft.sentences))
         return done(route="answer", grounding=grounding, message=UNVERIFIED_MESSAGE)
 
     def depth(self, question: str) -> int:
@@ -188,3 +212,12 @@ class Answerer:
         if not results:
             return done(route="abstain", message=ABSTAIN_MESSAGE)
         return done(route="web", web_results=results, message=WEB_MESSAGE)
+
+
+def cited(sentences) -> list[Source]:
+    """The sources an answer cites, each once, in the order they are first cited, with the quote and its own pages."""
+    seen: dict[tuple, Source] = {}
+    for sentence in sentences:
+        for src in sentence.sources:
+            seen.setdefault((src.chunk_id, src.quote), src)
+    return list(seen.values())

@@ -21,11 +21,13 @@ class Source(BaseModel):
     pages: str = Field(description='printed page labels, "p. 12" or "pp. 12–13"')
     link: str = Field(description="source file with #page=N of the physical page")
     quote: str = Field(description="the cited text, verbatim from the chunk (whitespace normalized)")
+    page_start: int = Field(default=0, description="first physical 1-based page holding the quote; 0: none")
+    page_end: int = Field(default=0, description="last physical page holding the quote")
 
     @classmethod
     def of(cls, hit: Hit, quote: str) -> "Source":
         return cls(chunk_id=hit.chunk_id, document_id=hit.document_id, title=hit.title, pages=hit.pages, link=hit.link,
-                   quote=quote)
+                   quote=quote, page_start=hit.page_start, page_end=hit.page_end)
 
 
 class Sentence(BaseModel):

@@ -47,6 +47,7 @@ class SentenceVectors:
         self.embedder = embedder
         self._cache: LRUCache = LRUCache(maxsize=maxsize)
         self._lock = threading.Lock()
+        self._hits = self._misses = 0
 
     def remember(self, known: Mapping[str, np.ndarray]) -> None:
         """Vectors read from the database, so the request that read them embeds none of those sentences. A vector is
@@ -60,7 +61,9 @@ class SentenceVectors:
             return np.zeros((0, self.embedder.dim), np.float32)
         with self._lock:
             found = {t: self._cache[t] for t in dict.fromkeys(texts) if t in self._cache}
-        missing = [t for t in dict.fromkeys(texts) if t not in found]
+            missing = [t for t in dict.fromkeys(texts) if t not in found]
+            self._hits += len(found)
+            self._misses += len(missing)
         if missing:
             fresh = unit_vectors(self.embedder, missing)
             with self._lock:
@@ -68,3 +71,8 @@ class SentenceVectors:
                     self._cache[text] = vector
             found.update(zip(missing, fresh))
         return np.stack([found[t] for t in texts])
+
+    def counts(self) -> tuple[int, int]:
+        """Distinct sentences asked for so far that the cache held (hits) and that were embedded (misses)."""
+        with self._lock:
+            return self._hits, self._misses

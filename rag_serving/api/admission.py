@@ -3,7 +3,8 @@
 from fastapi.responses import JSONResponse
 
 # Cheap, and what an orchestrator or a person needs most when the server is saturated.
-UNBOUNDED = frozenset({"/healthz", "/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc"})
+UNBOUNDED = frozenset({"/healthz", "/metrics", "/", "/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc"})
+STATIC = ("/ui/", "/static-offline-docs/")  # files from the package: the answer page and the API docs
 
 
 class Admission:
@@ -15,7 +16,7 @@ class Admission:
         self.app, self.limit, self.in_flight = app, limit, 0
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] != "http" or scope["path"] in UNBOUNDED:
+        if scope["type"] != "http" or scope["path"] in UNBOUNDED or scope["path"].startswith(STATIC):
             return await self.app(scope, receive, send)
         if self.in_flight >= self.limit:
             busy = JSONResponse(status_code=503, headers={"Retry-After": "1"},

@@ -1,64 +1,34 @@
-"""The thin HTTP query endpoint: POST /query, POST /retrieve, GET /healthz, GET /stats; the tenant comes from the API key."""
+"""The HTTP endpoint: the answer page at /, POST /query and /retrieve, the cited pages, /healthz, /stats, /metrics."""
 
-# No `from __future__ import annotations`: FastAPI resolves the Depends(tenant) annotations at definition time.
+from __future__ import annotations
 
-import asyncio
 import os
-import statistics
-import threading
-import time
-from collections import deque
 from contextlib import asynccontextmanager
-from typing import Annotated
+from pathlib import Path
 
-import psycopg
-from fastapi import Depends, FastAPI, Header, HTTPException, Request
-from fastapi.concurrency import run_in_threadpool
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
-from psycopg_pool import PoolTimeout
+from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 
-from rag_serving.answer.generators import GeneratorError
-from rag_serving.answer.responses import Response
+from rag_serving.api import errors, pages, questions, status
 from rag_serving.api.admission import Admission
-from rag_serving.api.errors import ServerErrors
-from rag_serving.api.schemas import HitOut, QueryRequest, RetrieveRequest, RetrieveResponse
+from rag_serving.api.logs import configure_logging
+from rag_serving.api.metrics import Metrics, RequestMetrics
+from rag_serving.api.requestids import HEADER, RequestIds
+from rag_serving.api.state import Latencies, State
+from rag_serving.api.telemetry import install_tracing
 from rag_serving.models.embedders import Embedder
-from rag_serving.search.legs import IndexModelMismatch
 from rag_serving.settings import Settings, load_settings
-from rag_serving.store.apikeys import tenant_for_key
-from rag_serving.store.sessions import Database, Tenant
-from rag_serving.store.sqlfiles import sql_text
+from rag_serving.store.sessions import Database
 from rag_serving.wiring import from_settings
 
-HEALTH_TIMEOUT_S = 3.0  # well inside an orchestrator's usual probe timeout
+STATIC = Path(__file__).parent / "static"
+DESCRIPTION = """Cited answers from an organization's own documents, or an honest "the documents don't say".
 
-
-class Latencies:
-    """The last 1,000 request latencies and a request count, shared by request threads."""
-
-    def __init__(self, size: int = 1000):
-        self._values: deque[float] = deque(maxlen=size)
-        self._served = 0
-        self._lock = threading.Lock()
-
-    def add(self, ms: float) -> None:
-        with self._lock:
-            self._values.append(ms)
-            self._served += 1
-
-    def snapshot(self) -> tuple[list[float], int]:
-        with self._lock:
-            return sorted(self._values), self._served
-
-
-def _printable(part: object) -> object:
-    return part if isinstance(part, int) else str(part).encode("utf-8", "backslashreplace").decode("utf-8")
-
-
-def readable(error: dict) -> dict:
-    """A validation error as JSON can always carry it: the field's location and the message, not the input."""
-    return {"loc": [_printable(p) for p in error["loc"]], "msg": _printable(error["msg"]), "type": error["type"]}
+Authorize with an API key from `rag keys create` (as `Authorization: Bearer <key>` or `X-API-Key`); the key decides
+the tenant. Every error has one body, `application/problem+json` (RFC 9457), with the request's `X-Request-ID`."""
 
 
 def create_app(settings: Settings | None = None, *, database: Database | None = None,
@@ -67,8 +37,10 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
     connection, so start-up either finishes or fails with the cause; nothing loads lazily under the first requests."""
     settings = settings or load_settings()
     owned = database is None  # a database handed in (tests) is closed by whoever opened it
+    configure_logging(settings.log_format)
+    install_tracing()
     pipeline = from_settings(settings, database=database, embedder=embedder)
-    latencies = Latencies()
+    metrics = Metrics(cache_counts=pipeline.answerer.vectors.counts)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -76,101 +48,30 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
         if owned:
             pipeline.database.close()
 
-    app = FastAPI(
-        title="RAG retrieval",
-        version="0.1.0",
-        description="Tenant-scoped hybrid retrieval over an organization's documents, with page citations.",
-        lifespan=lifespan,
-    )
+    # FastAPIOffline: Swagger UI and ReDoc from files in the wheel, not a CDN (blank pages offline otherwise).
+    app = FastAPIOffline(title="RAG answers", version="0.1.0", description=DESCRIPTION, lifespan=lifespan,
+                         swagger_ui_parameters={"persistAuthorization": True})
+    app.state.rag = State(pipeline=pipeline, settings=settings, latencies=Latencies(), metrics=metrics)
+    errors.install(app, retry_after_s=pipeline.database.pool.timeout)
+    for router in (questions.router, pages.router, status.router):
+        app.include_router(router)
+    app.mount("/ui", StaticFiles(directory=STATIC), name="ui")
+
+    @app.get("/", include_in_schema=False)
+    async def answer_page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    # Middleware runs outermost-last-added. Order, from the outside in: request ids (every response carries one),
+    # metrics (every request counted, 503s included), last-resort 500s, CORS (preflights answered before admission),
+    # admission (load shedding).
     # One per core by default: at 200 clients on 2 cores, 8 in flight served p95 10.9 s and 2 served 4.0 s at the same
     # throughput (benchmarks/results/2026-12-03-load*.md); more threads only share the GIL and the cores.
     app.add_middleware(Admission, limit=settings.max_in_flight or os.cpu_count() or 2)
-    app.add_middleware(ServerErrors)  # added last, so outermost: it also catches what fails in Admission
-
-    @app.exception_handler(RequestValidationError)
-    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        # FastAPI's own 422 echoes the input back, and an input JSON cannot encode (NaN, a lone surrogate) turned
-        # the client's mistake into a 500. Where and what, never the value.
-        return JSONResponse(status_code=422, content={"detail": [readable(e) for e in exc.errors()]})
-
-    @app.exception_handler(psycopg.OperationalError)
-    @app.exception_handler(PoolTimeout)
-    async def database_down(request: Request, exc: Exception) -> JSONResponse:
-        # The database is down or restarting: the client's request was fine, so a 503 it may retry, not a 500.
-        # Retry after the pool's own wait for a connection; a restart of the embedded server takes about as long.
-        return JSONResponse(status_code=503, headers={"Retry-After": str(round(pipeline.database.pool.timeout))},
-                            content={"detail": f"database unavailable ({type(exc).__name__}); retry shortly"})
-
-    def tenant(authorization: Annotated[str | None, Header()] = None, x_api_key: Annotated[str | None, Header()] = None) -> Tenant:
-        key = x_api_key or (authorization[7:].strip() if authorization and authorization.lower().startswith("bearer ") else None)
-        if not key:
-            raise HTTPException(401, "missing API key: send `Authorization: Bearer <key>` or `X-API-Key`")
-        with pipeline.database.anonymous() as conn:
-            found = tenant_for_key(conn, key)
-        if found is None:
-            raise HTTPException(401, "unknown or revoked API key")
-        return found
-
-    @app.post("/retrieve", response_model=RetrieveResponse)
-    async def retrieve(body: RetrieveRequest, who: Annotated[Tenant, Depends(tenant)]) -> RetrieveResponse:
-        if len(body.question) > settings.max_question_chars:
-            raise HTTPException(422, f"question is {len(body.question)} characters; the limit is {settings.max_question_chars}")
-        started = time.perf_counter()
-        try:
-            hits = await run_in_threadpool(pipeline.search, who, body.question, k=body.k, filters=body.filters,
-                                           rerank=body.rerank, mode=body.mode, sparse=body.sparse)
-        except IndexModelMismatch as exc:
-            raise HTTPException(409, str(exc)) from exc
-        took = (time.perf_counter() - started) * 1000
-        latencies.add(took)
-        return RetrieveResponse(
-            hits=[HitOut(**{**h.__dict__, "text": h.body, "pages": h.pages, "link": h.link}) for h in hits],
-            mode=body.mode or pipeline.spec.mode, k=body.k, model=pipeline.embedder.model,
-            pipeline=pipeline.spec.digest, took_ms=round(took, 2),
-        )
-
-    @app.post("/query", response_model=Response)
-    async def query(body: QueryRequest, who: Annotated[Tenant, Depends(tenant)]) -> Response:
-        """An answer whose every sentence carries its sources, or an abstention, a clarifying question or web results."""
-        total = len(body.question) + sum(len(h) for h in body.history)
-        if total > settings.max_question_chars:
-            raise HTTPException(422, f"question and history are {total} characters; the limit is {settings.max_question_chars}")
-        try:
-            response = await run_in_threadpool(pipeline.ask, who, body.question, history=body.history)
-        except IndexModelMismatch as exc:
-            raise HTTPException(409, str(exc)) from exc
-        except GeneratorError as exc:
-            raise HTTPException(502, str(exc)) from exc
-        latencies.add(response.took_ms)
-        return response
-
-    @app.get("/healthz")
-    async def healthz() -> dict:
-        # Its own short-lived connection on the event loop: neither the request threads nor the pool's connections,
-        # which a saturated server has all in use, so the answer reflects the database, not the queue.
-        try:
-            async with asyncio.timeout(HEALTH_TIMEOUT_S):
-                async with await psycopg.AsyncConnection.connect(pipeline.database.url, autocommit=True) as conn:
-                    await conn.execute("SELECT 1")
-        except (TimeoutError, psycopg.Error) as exc:
-            raise HTTPException(503, f"database unavailable: {type(exc).__name__}") from exc
-        return {"status": "ok"}
-
-    @app.get("/stats")
-    def stats(who: Annotated[Tenant, Depends(tenant)]) -> dict:
-        with pipeline.database.session(who) as session:
-            row = session.execute(sql_text("tenant_stats")).fetchone()
-        lat, served = latencies.snapshot()
-        return {
-            "organization_id": who.organization_id,
-            "rooftop_ids": list(who.rooftop_ids),
-            "documents": row["documents"], "pages": row["pages"], "chunks": row["chunks"],
-            "index_models": row["models"] or [],
-            "query_model": pipeline.embedder.model,
-            "pipeline": pipeline.spec.digest,
-            "requests_served": served,
-            "latency_ms_p50": round(statistics.median(lat), 2) if lat else None,
-            "latency_ms_p95": round(lat[int(0.95 * (len(lat) - 1))], 2) if lat else None,
-        }
-
+    if settings.cors_origins:
+        app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins), allow_methods=["GET", "POST"],
+                           allow_headers=["Authorization", "X-API-Key", "Content-Type", HEADER],
+                           expose_headers=[HEADER, "Retry-After"], max_age=600)
+    app.add_middleware(errors.ServerErrors)
+    app.add_middleware(RequestMetrics, metrics=metrics)
+    app.add_middleware(RequestIds)
     return app

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from opentelemetry import trace
 from psycopg import sql
 
 from rag_serving.models.embedders import Embedder
@@ -16,6 +17,7 @@ from rag_serving.store.sqlfiles import composed, sql_text
 
 # pgvector accepts 1..1000. At 100k near-duplicate chunks recall@50 against exact search was 0.845 at 50, 0.937 at
 # 100 and 0.968 at 200, for 5.4 and 6.1 ms at p50 (benchmarks.latency, docs/decisions.md).
+tracer = trace.get_tracer("rag_serving")  # a proxy: spans go wherever the process's provider sends them
 EF_SEARCH_MIN = 200
 EF_SEARCH_MAX = 1000
 
@@ -61,14 +63,16 @@ class Retriever:
             # The planner cannot see how many chunks the essential terms' postings reach (a CTE), guesses a handful
             # and sorts them all by chunk id to sum their scores; at 100k chunks a hash aggregate takes 0.6x the time.
             session.execute("SET LOCAL enable_sort = off")
-            sparse_rows = bm25.top(session, query, filters, k1=self.k1, b=self.b, limit=limit).rows
+            with tracer.start_as_current_span("rag.retrieve.bm25"):
+                sparse_rows = bm25.top(session, query, filters, k1=self.k1, b=self.b, limit=limit).rows
             session.execute("SET LOCAL enable_sort TO DEFAULT")
             sparse_leg = sql.SQL(sql_text("sparse_rows"))
             params["sparse_ids"] = [r["id"] for r in sparse_rows]
             params["sparse_scores"] = [r["score"] for r in sparse_rows]
         if mode in ("dense", "hybrid"):
             self.check_index_model(session)
-            params["qvec"] = np.asarray(query.vector, dtype=np.float32)
+            with tracer.start_as_current_span("rag.embed"):
+                params["qvec"] = np.asarray(query.vector, dtype=np.float32)
             # ef_search bounds how many candidates HNSW keeps; it must cover the LIMIT.
             ef = max(self.ef_search or max(EF_SEARCH_MIN, 2 * limit), limit)
             session.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(min(ef, EF_SEARCH_MAX))))
@@ -84,7 +88,9 @@ class Retriever:
         if mode == "sparse" and sparse == "bm25":
             ranked = sparse_rows
         else:
-            ranked = session.execute(statement, params).fetchall()
+            # One statement: the dense leg and, for hybrid, its fusion with the sparse rows (RRF in SQL).
+            with tracer.start_as_current_span(f"rag.retrieve.{mode}"):
+                ranked = session.execute(statement, params).fetchall()
         if exact:  # later statements of this request's session use the index again
             session.execute("SET LOCAL enable_indexscan = on")
         return hydrate(session, ranked, mode)[:k]

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from opentelemetry import trace
 
 from rag_serving.search.editions import current_first, named
 from rag_serving.search.expansion import Expander
@@ -21,6 +22,7 @@ from rag_serving.store.sessions import Session
 from rag_serving.store.sqlfiles import sql_text
 
 MAX_VARIANTS = 3
+tracer = trace.get_tracer("rag_serving")
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,8 @@ class Searcher:
         for hits in lists:
             for h in hits:
                 by_id.setdefault(h.chunk_id, h)
-        fused = rrf([[h.chunk_id for h in hits] for hits in lists])
+        with tracer.start_as_current_span("rag.fuse"):
+            fused = rrf([[h.chunk_id for h in hits] for hits in lists])
         return [dataclasses.replace(by_id[cid], score=score) for cid, score in fused[:k]]
 
     def expansions(self, question: str) -> list[str]:
@@ -78,12 +81,15 @@ class Searcher:
         others = [self.query(v) for v in [*variants, *self.expansions(query.text)]]
         hits = self.candidates(session, [query, *others], k=depth, filters=filters)
         if plan.reranker and hits:
-            scores = plan.reranker.score(session, query, hits)
+            with tracer.start_as_current_span("rag.rerank") as span:
+                span.set_attribute("rag.candidates", len(hits))
+                scores = plan.reranker.score(session, query, hits)
             # Stable sort: equal scores keep the fused order.
             order = sorted(range(len(hits)), key=lambda i: -scores[i])
             hits = [dataclasses.replace(hits[i], rerank_score=float(scores[i])) for i in order]
         if plan.mmr_lambda is not None and hits:
-            hits = diversify(session, hits, k, plan.mmr_lambda)
+            with tracer.start_as_current_span("rag.mmr"):
+                hits = diversify(session, hits, k, plan.mmr_lambda)
         if plan.editions:
             hits = current_first(hits, named(query.text))
         return hits[:k]

@@ -5,28 +5,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 
-from rag_serving.api.app import create_app
-from rag_serving.settings import load_settings
-from rag_serving.store import apikeys
-from rag_serving.store import bootstrap as db
-from tests.servers import serve
-
-SETTINGS = load_settings({"RAG_HOME": "/tmp/unused", "RAG_MAX_QUESTION_CHARS": "300"})
-
-
-@pytest.fixture(scope="module")
-def keys(corpus_db):
-    with db.connect(corpus_db, autocommit=True) as conn:
-        return {
-            "acme": apikeys.create_key(conn, "acme", ["hq"], "test acme"),
-            "globex": apikeys.create_key(conn, "globex", ["main"], "test globex"),
-        }
-
-
-@pytest.fixture(scope="module")
-def base(corpus_app_db, minilm):
-    with serve(create_app(SETTINGS, database=corpus_app_db, embedder=minilm), "/healthz") as url:
-        yield url
+from tests.rag_serving.api.conftest import SETTINGS
 
 
 def post(base, key, body):
@@ -106,11 +85,13 @@ def test_query_answers_with_cited_sentences_route_confidence_and_grounding(base,
     body = response.json()
     assert body["route"] == "answer" and 0.5 <= body["confidence"] <= 1.0
     assert body["grounding"]["passed"] is True and body["grounding"]["judge"] == "lexical"
-    sentence = body["answer"][0]
-    assert "16 weeks" in sentence["text"]
+    sentence = body["answer"]["sentences"][0]
+    assert "16 weeks" in sentence["text"] and body["answer"]["text"].startswith(sentence["text"])
     src = sentence["sources"][0]
-    assert src["link"].startswith("employee-handbook-2025.pdf#page=") and src["pages"].startswith("p")
+    assert src["file"] == f"employee-handbook-2025.pdf#page={src['page']}" and src["pages"].startswith("p")
     assert src["quote"] and src["chunk_id"]
+    # The top-level sources are the cited ones, quoting the cited passage (not the start of its chunk).
+    assert [(s["chunk_id"], s["quote"]) for s in body["sources"]] == [(src["chunk_id"], src["quote"])]
     # The response names the pipeline that produced it: the one the settings describe, as `rag ask` runs it.
     assert body["pipeline"] == SETTINGS.pipeline().digest
 
@@ -123,7 +104,7 @@ def test_query_abstains_on_a_false_premise_and_shows_closest_sources(base, keys)
 def test_query_uses_history_for_follow_ups(base, keys):
     body = query(base, keys["acme"], {"question": "Does that apply to part-time staff too?",
                                       "history": ["How many weeks of parental leave do full-time staff get?"]}).json()
-    assert body["route"] == "answer" and "pro rata" in " ".join(s["text"] for s in body["answer"])
+    assert body["route"] == "answer" and "pro rata" in body["answer"]["text"]
 
 
 def test_query_never_shows_another_tenants_data(base, keys):

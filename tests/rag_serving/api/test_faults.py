@@ -14,7 +14,7 @@ from rag_serving.settings import load_settings
 from rag_serving.store import apikeys
 from rag_serving.store import bootstrap as db
 from rag_serving.store.sessions import APP_ROLE, Database
-from tests.rag_serving.api.test_api import SETTINGS
+from tests.rag_serving.api.conftest import SETTINGS
 from tests.servers import free_port, serve
 
 

@@ -147,7 +147,18 @@ def test_serving_role_cannot_bypass_security_or_read_raw_files(corpus_db):
     assert len(forced) == 5
 
 
-def test_serving_role_has_no_access_to_stored_files(corpus_app_db):
+def test_serving_role_reads_only_its_tenants_stored_files(corpus_app_db):
+    # The cited page's PDF is served from files; a tenant reads exactly the files its own documents were made from.
+    for tenant in (ACME_HQ, GLOBEX):
+        with corpus_app_db.session(tenant) as s:
+            files = {r["sha256"] for r in s.execute("SELECT sha256 FROM files")}
+            own = {r["sha256"] for r in s.execute("SELECT sha256 FROM documents")}
+        assert files == own and files
+    with corpus_app_db.anonymous() as conn:
+        assert conn.execute("SELECT count(*) AS n FROM files").fetchone()["n"] == 0
+
+
+def test_serving_role_cannot_write_stored_files(corpus_app_db):
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
-        with corpus_app_db.session(ACME_HQ) as conn:
-            conn.execute("SELECT count(*) FROM files")
+        with corpus_app_db.session(ACME_HQ) as s:
+            s.execute("DELETE FROM files")
