@@ -47,13 +47,14 @@ train-answerability: install
 
 install: sysdeps $(INSTALLED)
 
-# Debian packages the Python side cannot bring: tesseract (OCR) and ghostscript (used by ocrmypdf).
+# Debian packages the Python side cannot bring: tesseract (OCR), ghostscript (used by ocrmypdf) and Chromium (the
+# answer page's browser test; Playwright drives it, as its own browser download cannot reach its CDN here).
 sysdeps:
-	@if ! command -v tesseract >/dev/null 2>&1 || ! command -v gs >/dev/null 2>&1; then \
+	@if ! command -v tesseract >/dev/null 2>&1 || ! command -v gs >/dev/null 2>&1 || ! command -v chromium >/dev/null 2>&1; then \
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  echo "installing tesseract-ocr and ghostscript (apt)"; \
+	  echo "installing tesseract-ocr, ghostscript and chromium (apt)"; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq \
-	    tesseract-ocr tesseract-ocr-eng ghostscript >/dev/null; \
+	    tesseract-ocr tesseract-ocr-eng ghostscript chromium >/dev/null; \
 	fi
 
 $(BIN)/python:
