@@ -5,7 +5,9 @@ from __future__ import annotations
 from dagster import Definitions
 
 from rag_assets.assets.evaluation import evaluation_assets
+from rag_assets.assets.evaluation_checks import evaluation_checks
 from rag_assets.assets.ingest import ingest_assets
+from rag_assets.assets.ingest_checks import ingest_checks
 from rag_assets.jobs import eval_job, ingest_job, nightly_golden
 from rag_assets.resources import (
     ChunkerResource,
@@ -36,6 +38,7 @@ def build_resources(settings: Settings) -> dict:
 
 defs = Definitions(
     assets=[*ingest_assets, *evaluation_assets],
+    asset_checks=[*ingest_checks, *evaluation_checks],
     jobs=[ingest_job, eval_job],
     schedules=[nightly_golden],
     sensors=[inbox_sensor],

@@ -58,9 +58,9 @@ def confidence_auc(rows: Sequence[dict]) -> float | None:
 
 
 def run_sweep(wiring: Wiring, cases: Sequence[GoldenCase], shipped: PipelineSpec, *,
-              max_false_answer_rate: float = MAX_FALSE_ANSWER_RATE) -> dict:
+              max_false_answer_rate: float = MAX_FALSE_ANSWER_RATE, progress=None) -> dict:
     """Every case once through the shipped pipeline at threshold 0; the table, the choice and the AUC."""
-    rows = run_row(wiring, cases, Row("shipped, threshold 0", shipped.replace(threshold=0.0))).cases
+    rows = run_row(wiring, cases, Row("shipped, threshold 0", shipped.replace(threshold=0.0)), progress=progress).cases
     table = sweep(rows)
     return {"table": table, "chosen": choose(table, max_false_answer_rate), "auc": confidence_auc(rows)}
 

@@ -9,6 +9,7 @@ import psycopg
 from dagster import DagsterInstance, materialize
 
 from rag_assets.assets.ingest import ingest_assets
+from rag_assets.assets.ingest_checks import ingest_checks
 from rag_assets.ingest.extraction import IngestError
 from rag_assets.ingest.queries import sql_text
 from rag_assets.ingest.registration import RegistrationError, register_file
@@ -68,7 +69,7 @@ def _ingest_one(conn, t: Target, label: str, pad: str, *, digest: str, instance:
         instance.add_dynamic_partitions(files_partitions.name, [key])
     t0 = time.perf_counter()
     result = materialize(
-        ingest_assets,
+        [*ingest_assets, *ingest_checks],
         partition_key=key,
         instance=instance,
         resources=resources,
@@ -90,6 +91,10 @@ def _ingest_one(conn, t: Target, label: str, pad: str, *, digest: str, instance:
         for n in notes:
             if n["severity"] == "warning":
                 say(f"{pad}warning: {n['message']}")
+        for check in result.get_asset_check_evaluations():
+            if not check.passed and check.check_name != "ingest_errors":  # its rows are the warnings above
+                say(f"{pad}check {check.check_name} failed: "
+                    + ", ".join(f"{k} {v.value}" for k, v in check.metadata.items()))
         return FileOutcome(t, reg.state, reg.document_id, reg.sha256, pages=pages, seconds=seconds, steps=steps)
     errors = [n for n in notes if n["severity"] == "error"]
     message = errors[0]["message"] if errors else _failure_message(result)

@@ -86,3 +86,25 @@ def test_the_run_queue_takes_one_evaluation_run_at_a_time(tmp_path, pg_server_ur
     assert [(l["key"], l["value"], l["limit"]) for l in queue.tag_concurrency_limits] == [("rag/run", "evaluation", 1)]
     assert defs.resolve_job_def("golden_eval_job").tags["rag/run"] == "evaluation"
     assert defs.resolve_job_def("ingest_job").tags["rag/run"] == "ingest"
+
+
+def test_quality_gates_are_registered_on_the_assets_they_guard():
+    keys = {(k.asset_key.path[-1], k.name) for k in defs.resolve_asset_graph().asset_check_keys}
+    assert keys == {("published_documents", "ingest_errors"), ("published_documents", "cross_tenant_probe"),
+                    ("published_documents", "hnsw_recall"), ("golden_eval_runs", "false_answer_rate_within_limit"),
+                    ("golden_eval_runs", "over_abstention_rate_within_limit")}
+
+
+def test_the_eval_launchpad_offers_every_pipeline_spec_field_with_the_served_default():
+    import dataclasses
+
+    from rag_serving.spec import PipelineSpec
+
+    schema = defs.resolve_job_def("golden_eval_job").run_config_schema.config_type
+    pipeline = schema.fields["resources"].config_type.fields["pipeline"].config_type.fields["config"].config_type
+    assert {f.name for f in dataclasses.fields(PipelineSpec)} <= set(pipeline.fields)
+    served = defs.resources["pipeline"].spec()
+    assert pipeline.fields["reranker"].default_value == served.reranker
+    assert pipeline.fields["expand"].default_value == list(served.expand)
+    ops = schema.fields["ops"].config_type.fields["golden_eval_runs"].config_type.fields["config"].config_type
+    assert {"split", "rows", "max_false_answer_rate", "max_over_abstention_rate"} <= set(ops.fields)

@@ -23,9 +23,12 @@ def test_golden_ablation_materializes_and_stores_one_row_per_configuration(corpu
         run_config={"ops": {"golden_eval_runs": {"config": {"split": "all", "golden": str(tmp_path), "rows": "shipped"}}}},
     )
     assert result.success
-    table = result.asset_materializations_for_node("ablation_table")[0].metadata["table"].value
-    assert "naive: dense top-5" in table and "+ BM25 hybrid (RRF)" in table and "95% CI" in table
-    assert "false-answer rate" in table and "over-abstention rate" in table
+    metadata = result.asset_materializations_for_node("ablation_table")[0].metadata
+    table = metadata["table"].value
+    assert [r.data["configuration"] for r in table.records][:2] == ["naive: dense top-5", "+ BM25 hybrid (RRF)"]
+    assert {"ndcg@10", "false_answer_rate", "over_abstention_rate low", "over_abstention_rate high"} <= {
+        c.name for c in table.schema.columns}
+    assert {r.data["metric"] for r in metadata["comparisons"].value.records} >= {"ndcg@10", "over_abstention"}
     with db.connect(corpus_db) as conn:
         rows = conn.execute("SELECT config_name, source, summary, jsonb_array_length(cases) AS n "
                             "FROM eval_runs ORDER BY id").fetchall()
@@ -58,6 +61,31 @@ def test_threshold_sweep_materializes_a_table_and_a_chosen_threshold(corpus_db, 
     )
     assert result.success
     metadata = result.asset_materializations_for_node("threshold_sweep")[0].metadata
-    assert [r["threshold"] for r in metadata["sweep"].value] == [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
-    assert "← chosen" in metadata["table"].value
+    records = [r.data for r in metadata["table"].value.records]
+    assert [r["threshold"] for r in records] == [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
+    assert sum(r["chosen"] for r in records) == 1 and metadata["chosen_threshold"].value in [r["threshold"] for r in records]
     assert 0.0 <= metadata["confidence_auc"].value <= 1.0
+
+
+def test_the_nightly_checks_hold_the_full_pipeline_to_its_limits_and_the_run_logs_progress(corpus_db, tmp_path):
+    from rag_assets.assets.evaluation_checks import evaluation_checks
+
+    shutil.copy(GOLDEN / "no-answer.yaml", tmp_path / "no-answer.yaml")
+    shutil.copy(GOLDEN / "supplier-faq.yaml", tmp_path / "supplier-faq.yaml")
+    instance = DagsterInstance.ephemeral()
+    # A threshold no confidence reaches: every question is refused, so none is answered falsely.
+    result = materialize(
+        [golden_eval_runs, *evaluation_checks], instance=instance,
+        resources={"database": PostgresResource(url=corpus_db), "embedder": EmbedderResource(name="minilm"),
+                   "pipeline": PipelineResource.of(DEFAULT_SPEC.replace(threshold=1.0))},
+        run_config={"ops": {"golden_eval_runs": {"config": {"split": "all", "golden": str(tmp_path), "rows": "full",
+                                                            "max_over_abstention_rate": 0.1}}}},
+    )
+    checks = {e.check_name: e for e in result.get_asset_check_evaluations()}
+    assert checks["false_answer_rate_within_limit"].passed
+    refused = checks["over_abstention_rate_within_limit"]
+    assert not refused.passed and refused.metadata["over_abstention_rate"].value == 1.0
+    metadata = result.asset_materializations_for_node("golden_eval_runs")[0].metadata
+    assert metadata["full pipeline over_abstention_rate"].value == 1.0  # a float: the UI plots it run after run
+    lines = [e.user_message for e in instance.all_logs(result.run_id) if "/25 questions" in e.user_message]
+    assert lines[0].startswith("full pipeline as configured: 1/25 questions") and "25/25 questions" in lines[-1]
