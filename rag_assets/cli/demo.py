@@ -62,5 +62,18 @@ def demo(no_ablation) -> None:
         run_ablate(split="heldout", rows="shipped")
         say("(the shipped rows only; `rag ablate` measures every component, including those left off)")
     say(f"\ndemo took {time.perf_counter() - started:.1f} s")
+    say(next_steps(s.api_host, s.api_port))
     if batch.count("failed"):
         raise click.exceptions.Exit(2)
+
+
+def next_steps(host: str, port: int) -> str:
+    """What to try after the demo: the answer page, the API and the Dagster UI, with the commands that start them."""
+    return f"""
+What to try next:
+  rag keys create --org acme --rooftop hq     an API key for the sample tenant (shown once)
+  rag serve                                   the answer page at http://{host}:{port}/ (paste the key, ask,
+                                              click a citation), the API docs at http://{host}:{port}/docs
+  rag ui                                      the Dagster UI at http://127.0.0.1:3000/ (re-ingest, sweeps, the
+                                              nightly benchmark)
+  rag ingest <folder> --org <org> --rooftop <rooftop>    your own PDFs"""

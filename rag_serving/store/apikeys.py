@@ -38,6 +38,16 @@ def revoke_key(conn: psycopg.Connection, key: str) -> bool:
     return conn.execute(sql_text("revoke_api_key"), (key_hash(key),)).rowcount == 1
 
 
+def revoke_key_id(conn: psycopg.Connection, key_id: str) -> int:
+    """Revoke the one active key whose id (hash prefix, as listed) is key_id; returns how many matched. With more than
+    one (ids are short), nothing is revoked: the caller must name the key itself."""
+    with conn.transaction():
+        matched = conn.execute(sql_text("active_keys_with_id"), (key_id,)).fetchall()
+        if len(matched) == 1:
+            conn.execute(sql_text("revoke_api_key"), (matched[0]["key_sha256"],))
+    return len(matched)
+
+
 def list_keys(conn: psycopg.Connection) -> list[dict]:
     """Every key's id (hash prefix), tenant, label and dates; the keys themselves are not stored."""
     return conn.execute(sql_text("list_api_keys")).fetchall()

@@ -50,6 +50,8 @@ def test_demo_ingests_the_sample_corpus_then_skips_everything_on_the_second_run(
     assert "route: answer" in first.stdout and "[1] Employee Handbook 2025, p" in first.stdout
     assert "route: abstain" in first.stdout and "route: clarify" in first.stdout
     assert "false-answer rate" in first.stdout and "over-abstention rate" in first.stdout
+    # It ends with what to try next: the answer page and API docs at the address `rag serve` binds, and the UI.
+    assert "the answer page at http://127.0.0.1:8000/" in first.stdout and "rag ui" in first.stdout
     second = run(["demo", "--no-ablation"], embedded_env)
     assert second.returncode == 0, second.stdout + second.stderr
     file_lines = [line for line in second.stdout.splitlines() if re.match(r"\[\d+/\d+\]", line)]
@@ -154,6 +156,42 @@ def test_web_rules_are_set_and_listed(external_env):
     assert listed == ["globex/*  allow  public questions", "globex/legal  deny  "]
     refused = run(["web", "allow"], external_env)
     assert refused.returncode != 0 and "--org is required" in refused.stderr
+
+
+def test_every_option_of_every_command_says_what_it_does():
+    import click
+
+    from rag_assets.cli import rag
+
+    def options(command, path):
+        if isinstance(command, click.Group):
+            for name, sub in command.commands.items():
+                yield from options(sub, [*path, name])
+        else:
+            yield from ((" ".join(path), p.opts[0]) for p in command.params if isinstance(p, click.Option))
+
+    found = list(options(rag, ["rag"]))
+    missing = [f"{path} {option}" for path, option in found if not _help(rag, path, option)]
+    assert len(found) > 40 and missing == []
+
+
+def _help(group, path: str, option: str) -> str | None:
+    command = group
+    for name in path.split()[1:]:
+        command = command.commands[name]
+    return next(p.help for p in command.params if p.opts[0] == option)
+
+
+def test_a_lost_key_is_revoked_by_the_id_keys_list_shows(external_env):
+    key = run(["keys", "create", "--org", "acme", "--rooftop", "hq", "--label", "lost"], external_env).stdout.split()[0]
+    line = next(row for row in run(["keys", "list"], external_env).stdout.splitlines() if row.endswith("lost"))
+    key_id = line.split()[0]
+    revoked = run(["keys", "revoke", "--id", key_id], external_env)
+    assert revoked.returncode == 0 and revoked.stdout.strip() == "revoked"
+    assert "revoked" in next(row for row in run(["keys", "list"], external_env).stdout.splitlines() if row.endswith("lost"))
+    assert run(["keys", "revoke", "--key", key], external_env).stdout.strip() == "no such active key"
+    both = run(["keys", "revoke", "--id", key_id, "--key", key], external_env)
+    assert both.returncode != 0 and "one of them" in both.stderr
 
 
 def test_serve_answers_with_a_created_key(external_env, tmp_path):
