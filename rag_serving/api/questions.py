@@ -67,7 +67,8 @@ def response_out(r: Response, who: Caller, base: str, ttl_s: int, timings: dict[
 
 
 def _ask(app: State, who: Caller, body: QueryRequest, progress=None) -> Response:
-    with tracer.start_as_current_span("POST /query", kind=trace.SpanKind.SERVER) as span:
+    # Inside FastAPI's own server span ("POST /query"); this one carries what the answer step decided.
+    with tracer.start_as_current_span("rag.answer") as span:
         span.set_attributes({"rag.tenant.organization": who.tenant.organization_id,
                              "rag.tenant.rooftops": list(who.tenant.rooftop_ids),
                              "rag.request_id": current_request_id() or ""})

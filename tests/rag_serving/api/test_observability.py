@@ -19,7 +19,7 @@ from rag_serving.api.telemetry import _exporters
 from tests.rag_serving.api.conftest import SETTINGS, ask
 
 QUESTION = "How many weeks of parental leave do full-time staff get?"
-STAGES = {"rag.search", "rag.embed", "rag.retrieve.bm25", "rag.retrieve.hybrid", "rag.rerank", "rag.evidence",
+STAGES = {"rag.answer", "rag.search", "rag.embed", "rag.retrieve.bm25", "rag.retrieve.hybrid", "rag.rerank", "rag.evidence",
           "rag.generate", "rag.cite", "rag.ground"}
 
 
@@ -32,11 +32,21 @@ def spans(base):
 
 
 def test_a_question_is_one_trace_with_a_span_per_stage(base, keys, spans):
-    r = ask(base, keys["acme"], QUESTION, )
+    r = ask(base, keys["acme"], QUESTION)
     finished = spans.get_finished_spans()
-    root = next(s for s in finished if s.name == "POST /query")
+    root = next(s for s in finished if s.name == "rag.answer")
     mine = [s for s in finished if s.context.trace_id == root.context.trace_id]
     assert STAGES <= {s.name for s in mine}
+    # One trace from FastAPI's server span down: every stage is a descendant of the answer span.
+    parents = {s.context.span_id: s.parent.span_id if s.parent else None for s in mine}
+
+    def under(span_id, ancestor):
+        while span_id is not None and span_id != ancestor:
+            span_id = parents.get(span_id)
+        return span_id == ancestor
+
+    assert all(under(s.context.span_id, root.context.span_id) for s in mine if s.name in STAGES)
+    assert any(s.name == "POST /query" and s.kind == trace.SpanKind.SERVER for s in mine)
     assert root.attributes["rag.route"] == "answer" and root.attributes["rag.tenant.organization"] == "acme"
     assert root.attributes["rag.grounding.passed"] is True and root.attributes["rag.request_id"] == r.headers["x-request-id"]
     assert r.json()["sources"][0]["chunk_id"] in root.attributes["rag.chunk_ids"]
