@@ -8,7 +8,8 @@ from rag_assets.assets.evaluation import evaluation_assets
 from rag_assets.assets.evaluation_checks import evaluation_checks
 from rag_assets.assets.ingest import ingest_assets
 from rag_assets.assets.ingest_checks import ingest_checks
-from rag_assets.jobs import eval_job, ingest_job, nightly_golden
+from rag_assets.assets.sweep import chunk_sweep
+from rag_assets.jobs import chunk_sweep_job, eval_job, ingest_job, nightly_golden
 from rag_assets.resources import (
     ChunkerResource,
     EmbedderResource,
@@ -37,9 +38,9 @@ def build_resources(settings: Settings) -> dict:
 
 
 defs = Definitions(
-    assets=[*ingest_assets, *evaluation_assets],
+    assets=[*ingest_assets, *evaluation_assets, chunk_sweep],
     asset_checks=[*ingest_checks, *evaluation_checks],
-    jobs=[ingest_job, eval_job],
+    jobs=[ingest_job, eval_job, chunk_sweep_job],
     schedules=[nightly_golden],
     sensors=[inbox_sensor],
     resources=build_resources(load_settings()),

@@ -1,7 +1,8 @@
-"""Jobs and schedules: the ingest graph for one file partition; the nightly golden evaluation."""
+"""Jobs and schedules: the ingest graph for one file partition; the nightly golden evaluation; the chunk sweep."""
 
 from dagster import AssetSelection, ScheduleDefinition, define_asset_job, in_process_executor
 
+from rag_assets.assets.sweep import chunk_sweep
 from rag_assets.partitions import files_partitions
 
 # One file's steps run one after another in the run's own process: Dagster's default gives each step a subprocess
@@ -21,6 +22,13 @@ eval_job = define_asset_job(
     selection=AssetSelection.groups("evaluation"),
     tags={"rag/run": "evaluation"},  # at most one at a time (dagster.yaml's run queue)
     description="The golden ablation against the live index; results land in eval_runs.",
+)
+
+chunk_sweep_job = define_asset_job(
+    "chunk_sweep_job",
+    selection=AssetSelection.assets(chunk_sweep),
+    tags={"rag/run": "evaluation"},  # queued with the evaluations: one at a time
+    description="Several chunk settings built beside the live index and scored on the golden cases; the table.",
 )
 
 # Nightly on the dev split; the held-out split is read only by the final benchmark run.

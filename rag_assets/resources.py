@@ -7,6 +7,7 @@ from pathlib import Path
 
 import psycopg
 from dagster import ConfigurableResource, InitResourceContext
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from pydantic import PrivateAttr
 from tokenizers import Tokenizer
 
@@ -17,7 +18,7 @@ from rag_serving.models.embedders import get_embedder
 from rag_serving.models.tokenization import SPECIAL_TOKENS_PER_INPUT, load_tokenizer, model_max_tokens, tokenizer_digest
 from rag_serving.spec import DEFAULT_SPEC as D
 from rag_serving.spec import PipelineSpec
-from rag_serving.store.bootstrap import connect, server_url
+from rag_serving.store.bootstrap import connect, ensure_database, server_url
 from rag_serving.store.migrate import migrate
 from rag_serving.store.sessions import Database, app_url
 
@@ -46,6 +47,15 @@ class PostgresResource(ConfigurableResource):
         # Autocommit: every step opens explicit transactions, so an error record survives the
         # exception that follows it.
         return connect(self.resolved_url(), autocommit=True)
+
+    def scratch(self, suffix: str) -> "PostgresResource":
+        """A migrated database beside this one (<name>_<suffix>: same server, same roles) for builds that must not
+        touch the live index, such as the chunk sweep's; kept between runs for its embedding cache."""
+        url = self.resolved_url()
+        name = f"{conninfo_to_dict(url)['dbname']}_{suffix}"
+        ensure_database(url, name)
+        return PostgresResource(url=make_conninfo(url, dbname=name), pgdata=self.pgdata,
+                                app_url=make_conninfo(self.app_url, dbname=name) if self.app_url else "")
 
     def serving(self, max_size: int = 1) -> Database:
         """A pool as the serving role (row-level security applies): evaluation reads exactly what users would."""

@@ -62,3 +62,13 @@ def threshold_table(table: list[dict], chosen: dict) -> MetadataValue:
     columns = [("threshold", "float"), ("false_answer_rate", "float"), ("over_abstention_rate", "float"),
                ("correct_rate", "float"), ("answered", "int"), ("chosen", "bool")]
     return _table(columns, [{**r, "chosen": r["threshold"] == chosen["threshold"]} for r in table])
+
+
+def sweep_rows(result: dict) -> MetadataValue:
+    """One record per chunk setting: what its build made and how the golden cases scored on it."""
+    columns = [("configuration", "string"), ("size", "int"), ("overlap", "int"), ("snap", "int"), ("files", "int"),
+               ("failed", "int"), ("chunks", "int"), ("mean_tokens", "float"), ("ingest_seconds", "float"),
+               ("cache_hit_rate", "float"), *((m, "float") for m in RETRIEVAL), *((r, "float") for r in RATES[:3]),
+               ("p50 ms", "float")]
+    return _table(columns, [{**row, "configuration": row["config"], "p50 ms": row.get("p50_ms")}
+                            for row in result["rows"]])

@@ -12,7 +12,7 @@ INGEST = {"source_documents", "pages", "sections", "chunks", "embeddings", "toke
 def test_ingest_graph_has_its_assets_in_order():
     graph = defs.resolve_asset_graph()
     keys = {k.path[0] for k in graph.get_all_asset_keys()}
-    assert keys == INGEST | {"golden_eval_runs", "ablation_table", "threshold_sweep"}
+    assert keys == INGEST | {"golden_eval_runs", "ablation_table", "threshold_sweep", "chunk_sweep"}
     assert graph.get(AssetKey("chunks")).parent_keys == {AssetKey("sections")}
     assert graph.get(AssetKey("embeddings")).parent_keys == {AssetKey("chunks")}
     assert graph.get(AssetKey("indexes")).parent_keys == {AssetKey("embeddings")}
@@ -85,6 +85,7 @@ def test_the_run_queue_takes_one_evaluation_run_at_a_time(tmp_path, pg_server_ur
     assert queue.max_concurrent_runs == 2
     assert [(l["key"], l["value"], l["limit"]) for l in queue.tag_concurrency_limits] == [("rag/run", "evaluation", 1)]
     assert defs.resolve_job_def("golden_eval_job").tags["rag/run"] == "evaluation"
+    assert defs.resolve_job_def("chunk_sweep_job").tags["rag/run"] == "evaluation"
     assert defs.resolve_job_def("ingest_job").tags["rag/run"] == "ingest"
 
 
