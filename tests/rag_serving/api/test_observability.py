@@ -118,3 +118,14 @@ def test_json_log_lines_carry_the_request_id(capsys):
         configure_logging(SETTINGS.log_format)
     line = json.loads(capsys.readouterr().err.strip().splitlines()[-1])
     assert line["message"] == "stage rerank slow" and line["request_id"] == "rid-7" and line["level"] == "WARNING"
+
+
+def test_metrics_count_every_request_from_many_threads(base):
+    from concurrent.futures import ThreadPoolExecutor
+
+    key = ("rag_http_requests_total", (("method", "GET"), ("route", "/healthz"), ("status", "200")))
+    before = scrape(base).get(key, 0)
+    with ThreadPoolExecutor(8) as pool:
+        statuses = list(pool.map(lambda _: httpx.get(f"{base}/healthz", timeout=60).status_code, range(40)))
+    assert statuses == [200] * 40
+    assert scrape(base)[key] - before == 40

@@ -99,3 +99,19 @@ def test_a_text_document_has_no_pdf_page(base, keys, corpus_app_db):
     r = httpx.get(f"{base}/documents/{doc['id']}/pages/1/pdf", headers={"X-API-Key": keys["acme"]})
     assert r.status_code == 404 and "no PDF pages" in r.json()["detail"]
     assert httpx.get(f"{base}/documents/{doc['id']}/pages/1", headers={"X-API-Key": keys["acme"]}).status_code == 200
+
+
+def test_pages_render_the_same_from_many_threads_at_once(corpus_app_db, cited):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from rag_serving.api.pages import find_and_render
+    from rag_serving.store.sessions import Tenant
+
+    # PDFium is process-wide and not thread-safe: the renderer holds one lock, so eight threads at once still find the
+    # same boxes and draw the same page (called directly: the server's admission limit would let only two in).
+    with corpus_app_db.session(Tenant("acme", ("hq",))) as s:
+        content = bytes(s.execute("SELECT f.content FROM files f JOIN documents d ON d.sha256 = f.sha256 "
+                                  "WHERE d.id = %s", (cited["document_id"],)).fetchone()["content"])
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(lambda _: find_and_render(content, cited["page"], cited["quote"], 200), range(32)))
+    assert all(r == results[0] for r in results) and results[0][0] and results[0][1]
