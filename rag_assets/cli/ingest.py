@@ -84,7 +84,7 @@ def run_ingest(targets, s: Settings, *, kind: str | None = None, published_on: s
     from rag_assets.instance import prepare_dagster_env
     from rag_serving.models.embedders import makes_token_vectors
 
-    prepare_dagster_env(s, url)
+    prepare_dagster_env(s)
     resources = build_resources(s)
     resources["database"] = resources["database"].model_copy(update={"url": url})
     batch = ingest_targets(targets, url=url, resources=resources, instance=DagsterInstance.get(),

@@ -54,7 +54,8 @@ def ui(host, port) -> None:
     from rag_assets.instance import prepare_dagster_env
 
     s = settings()
-    prepare_dagster_env(s, bootstrap(s))
+    bootstrap(s)
+    prepare_dagster_env(s)
     dagster = Path(sys.executable).with_name("dagster")
     cmd = [str(dagster), "dev", "-h", host, "-p", str(port), "-m", "rag_assets.definitions"]
     # `dagster dev` ignores SIGINT/SIGTERM when it is not in a terminal's foreground group; run it in

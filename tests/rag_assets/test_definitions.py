@@ -72,14 +72,13 @@ def test_the_run_queue_takes_one_evaluation_run_at_a_time(tmp_path, pg_server_ur
     from dagster import DagsterInstance
 
     from rag_assets.evaluation.provenance import REPO_ROOT
-    from rag_assets.instance import DAGSTER_DATABASE, dagster_storage_url
-    from rag_assets.settings import load_settings
+    from rag_assets.instance import DAGSTER_DATABASE
     from rag_serving.store.bootstrap import ensure_database
 
     ensure_database(pg_server_url, DAGSTER_DATABASE)
     shutil.copy(REPO_ROOT / "dagster.yaml", tmp_path / "dagster.yaml")
-    monkeypatch.setenv("DAGSTER_PG_URL", dagster_storage_url(load_settings(), pg_server_url))
-    monkeypatch.setenv("RAG_DAGSTER_ARTIFACTS", str(tmp_path / "storage"))
+    monkeypatch.setenv("RAG_HOME", str(tmp_path))
+    monkeypatch.setenv("RAG_DATABASE_URL", pg_server_url)
     with DagsterInstance.from_config(str(tmp_path)) as instance:
         queue = instance.run_coordinator.get_run_queue_config()
     assert queue.max_concurrent_runs == 2
