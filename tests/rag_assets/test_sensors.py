@@ -61,3 +61,12 @@ def test_folder_names_that_are_not_valid_tenant_ids_are_skipped(database_url, tm
     (inbox / "Bad Org" / "hq").mkdir(parents=True)
     (inbox / "Bad Org" / "hq" / "faq.md").write_text("# FAQ\n")
     assert evaluate(database_url, DagsterInstance.ephemeral(), inbox).run_requests == []
+
+
+def test_a_sensor_run_builds_the_version_it_registered_and_rebuilds_nothing_else(database_url, tmp_path):
+    inbox = tmp_path / "inbox"
+    (inbox / "acme" / "hq").mkdir(parents=True)
+    (inbox / "acme" / "hq" / "faq.md").write_text("# FAQ\n\nv1\n")
+    (request,) = evaluate(database_url, DagsterInstance.ephemeral(), inbox).run_requests
+    assert request.run_config == {"ops": {"source_documents": {"config": {"rebuild": False}}}}
+    assert request.partition_key.startswith("faq.md ")  # the file's name beside its SHA-256

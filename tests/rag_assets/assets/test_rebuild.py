@@ -27,9 +27,25 @@ def ingested(url, conn, tmp_path):
     return path, outcome.sha256, conn.execute("SELECT * FROM documents WHERE status = 'live'").fetchone()
 
 
-def test_a_run_with_new_chunk_settings_builds_and_publishes_a_new_version(database_url, conn, tmp_path):
+def test_ingest_job_with_chunk_settings_in_the_launchpad_builds_and_publishes_a_new_version(database_url, conn,
+                                                                                            tmp_path):
+    from dagster import Definitions
+
+    from rag_assets.definitions import build_resources
+    from rag_assets.jobs import ingest_job
+    from rag_assets.settings import load_settings
+
     path, sha, old = ingested(database_url, conn, tmp_path)
-    result = launchpad_run(database_url, sha, chunker=SMALL)
+    # The UI's job as definitions.py builds it from the settings, chunk settings given as the launchpad gives them.
+    settings = load_settings({"RAG_HOME": str(tmp_path / "home"), "RAG_DATABASE_URL": database_url,
+                              "RAG_EMBEDDER": "hashed-tfidf"})
+    job = Definitions(jobs=[ingest_job], assets=ingest_assets, resources=build_resources(settings)).resolve_job_def(
+        "ingest_job")
+    key = file_partition_key("handbook.pdf", sha)
+    instance = DagsterInstance.ephemeral()
+    instance.add_dynamic_partitions(files_partitions.name, [key])
+    result = job.execute_in_process(instance=instance, partition_key=key, run_config={
+        "resources": {"chunker": {"config": {"size": 24, "overlap": 4, "snap": 4}}}})
     assert result.success
     assert result.asset_materializations_for_node("chunks")[0].metadata["documents"].value == 1
     live = conn.execute("SELECT * FROM documents WHERE status = 'live'").fetchone()
