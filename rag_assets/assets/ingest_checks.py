@@ -12,8 +12,9 @@ from rag_serving.store.sessions import Tenant
 
 RECALL_K = 10
 RECALL_PROBES = 20  # questions per tenant: the starts of the file's first chunks
-# HNSW's recall@50 against exact search was 0.988 at 100k chunks in 10 tenants, 0.945 where near-duplicate copies tie
-# (docs/decisions.md); below 0.9 the index has lost chunks, it is not merely approximate.
+# HNSW's recall@50 against exact search was 0.988 for 10 tenants of 10k chunks, 0.945 where near-duplicate copies tie
+# (benchmarks.latency at 6251bd0 and a74495e, docs/decisions.md); below 0.9 the index has lost chunks, it is not
+# merely approximate.
 MIN_HNSW_RECALL = 0.9
 
 
