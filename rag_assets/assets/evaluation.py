@@ -125,8 +125,8 @@ def threshold_sweep(
     try:
         require_live(serving, cases)
         wiring = Wiring(serving, embedder.get(), api_key=pipeline.api_key or None)
-        result = thresholds.run_sweep(wiring, cases, pipeline.spec(), max_false_answer_rate=config.max_false_answer_rate,
-                                      progress=progress_log(context))
+        result = thresholds.run_sweep(wiring, cases, pipeline.spec(), progress=progress_log(context),
+                                      max_false_answer_rate=config.max_false_answer_rate)
     finally:
         serving.close()
     table, chosen, auc = result["table"], result["chosen"], result["auc"]

@@ -1,4 +1,4 @@
-"""Which versions of a file a run builds: the ones waiting for the run's settings, else a new version of each live one."""
+"""Which versions of a file a run builds: those waiting for the run's settings, else a new version of each live one."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import psycopg
 
 from rag_assets.ingest.queries import sql_text
 from rag_assets.ingest.registration import content_id, document_id
+from rag_assets.ingest.steps import building_documents
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,7 @@ def plan_build(conn: psycopg.Connection, sha: str, digest: str, *, rebuild: bool
         if pending or not rebuild:
             for doc in pending:
                 conn.execute(sql_text("mark_building"), (doc["id"],))
-            return Plan(_building(conn, sha), "retry" if pending else "none")
+            return Plan(building_documents(conn, sha), "retry" if pending else "none")
         live = conn.execute(sql_text("select_live_for_file"), (sha,)).fetchall()
         for doc in live:
             same = doc["pipeline_digest"] == digest
@@ -44,8 +45,4 @@ def plan_build(conn: psycopg.Connection, sha: str, digest: str, *, rebuild: bool
                                        "media_type", "title", "kind", "published_on")},
                 "id": new_id, "pipeline_digest": digest,
             })
-        return Plan(_building(conn, sha), "rebuild" if live else "none")
-
-
-def _building(conn: psycopg.Connection, sha: str) -> list[dict]:
-    return [d for d in conn.execute(sql_text("select_pending_for_file"), (sha,)).fetchall() if d["status"] == "building"]
+        return Plan(building_documents(conn, sha), "rebuild" if live else "none")

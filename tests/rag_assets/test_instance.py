@@ -28,7 +28,8 @@ def test_the_repositorys_dagster_yaml_needs_no_environment_variable(tmp_path, pg
     monkeypatch.setenv("RAG_HOME", str(tmp_path))
     monkeypatch.setenv("RAG_DATABASE_URL", pg_server_url)
     # What plain `dagster dev` does without DAGSTER_HOME: a temporary home, the instance read from the current folder.
-    with DagsterInstance.from_ref(InstanceRef.from_dir(str(tmp_path / "tmp_home"), config_dir=str(REPO_ROOT))) as instance:
+    ref = InstanceRef.from_dir(str(tmp_path / "tmp_home"), config_dir=str(REPO_ROOT))
+    with DagsterInstance.from_ref(ref) as instance:
         assert isinstance(instance.get_ref().storage, ProjectStorage)
         instance.add_dynamic_partitions("files", ["probe.pdf " + "0" * 64])  # written to PostgreSQL, read back
         assert instance.has_dynamic_partition("files", "probe.pdf " + "0" * 64)

@@ -1,4 +1,4 @@
-"""The ingest quality gates run with each file's graph: errors recorded by the run, a cross-tenant probe, HNSW recall."""
+"""The ingest quality gates run with each file's graph: the run's error rows, a cross-tenant probe, HNSW recall."""
 
 from dagster import DagsterInstance
 
