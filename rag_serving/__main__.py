@@ -43,7 +43,13 @@ def main(argv: list[str] | None = None) -> None:
             # (benchmarks/results/2026-12-03-memory.md). Read only at process start, hence the re-exec (same pid).
             os.execve(sys.executable, [sys.executable, "-m", "rag_serving", *(sys.argv[1:] if argv is None else argv)],
                       {**os.environ, "MALLOC_ARENA_MAX": "2"})
-        uvicorn.run("rag_serving.api.app:create_app", factory=True, host=args.host, port=args.port, workers=args.workers)
+        from rag_serving.api.logs import configure_logging
+
+        # The server process's logging, set here and not in create_app: an app built in another process (a test, a
+        # notebook) leaves that process's logging alone. log_config=None keeps uvicorn from replacing it.
+        configure_logging(settings.log_format)
+        uvicorn.run("rag_serving.api.app:create_app", factory=True, host=args.host, port=args.port, workers=args.workers,
+                    log_config=None)
     else:
         uvicorn.run("rag_serving.models.tei_server:create_tei_app", factory=True, host=args.host, port=args.port)
 

@@ -14,7 +14,6 @@ from fastapi_offline import FastAPIOffline
 
 from rag_serving.api import errors, pages, questions, status
 from rag_serving.api.admission import Admission
-from rag_serving.api.logs import configure_logging
 from rag_serving.api.metrics import Metrics, RequestMetrics
 from rag_serving.api.requestids import HEADER, RequestIds
 from rag_serving.api.state import Latencies, State
@@ -37,7 +36,6 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
     connection, so start-up either finishes or fails with the cause; nothing loads lazily under the first requests."""
     settings = settings or load_settings()
     owned = database is None  # a database handed in (tests) is closed by whoever opened it
-    configure_logging(settings.log_format)
     install_tracing()
     pipeline = from_settings(settings, database=database, embedder=embedder)
     metrics = Metrics(cache_counts=pipeline.answerer.vectors.counts)

@@ -203,8 +203,9 @@ def test_serve_answers_with_a_created_key(external_env, tmp_path):
     listed = run(["keys", "list"], external_env).stdout
     assert "acme/hq  active" in listed and "test" in listed and key not in listed  # the key itself is never stored
     port = free_port()
+    log = tmp_path / "serve.log"
     proc = subprocess.Popen(RAG + ["serve", "--port", str(port)], env=external_env, cwd=REPO,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=log.open("w"))
     try:
         deadline, response = time.time() + 300, None
         while time.time() < deadline:
@@ -221,6 +222,10 @@ def test_serve_answers_with_a_created_key(external_env, tmp_path):
     finally:
         proc.terminate()
         proc.wait(30)
+    # Its log is JSON lines (RAG_LOG_FORMAT's default), the access line carrying the request's id.
+    lines = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
+    access = [line for line in lines if line["logger"] == "uvicorn.access" and "/retrieve" in line["message"]]
+    assert access and access[-1]["request_id"] == response.headers["x-request-id"]
 
 
 def test_ask_through_a_local_gguf_model_served_by_models_llm(external_env, tmp_path):
