@@ -134,13 +134,21 @@ def answer_like(sentence: str) -> bool:
     return not (_HEADING.match(sentence) and n <= 8 and not sentence.rstrip().endswith((".", "?", "!")))
 
 
-def has_kind(text: str, kind: AnswerKind) -> bool:
+def _new_to(asked: str, match: str) -> bool:
+    """Whether a match says something the question did not: "Who is the Data Protection Officer?" is not answered
+    by a passage naming the Data Protection Officer, only by one naming who that is."""
+    return bool(set(words(match.lower())) - set(words(asked.lower())))
+
+
+def has_kind(text: str, kind: AnswerKind, asked: str = "") -> bool:
+    """Whether text holds the kind of answer asked for; for a person, a name or role the question itself names does
+    not count."""
     if kind == "number":
         return bool(_NUMBER.search(text))
     if kind == "date":
         return bool(_DATE.search(text))
     if kind == "person":
-        return bool(_PERSON.search(text) or _ROLE.search(text))
+        return any(_new_to(asked, m.group(0)) for pattern in (_PERSON, _ROLE) for m in pattern.finditer(text))
     if kind == "reason":
         return bool(_REASON.search(text))
     return True
@@ -255,7 +263,7 @@ def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passa
         lowered = context.lower()
         missing = missing_for([t for t in q.strict_terms if not contains_term(lowered, t)], compared)
         mine = [c for c in candidates if c.rank == rank]
-        kind_ok = any(has_kind(c.text, q.kind) for c in mine) if mine else False
+        kind_ok = any(has_kind(c.text, q.kind, q.text) for c in mine) if mine else False
         best_cos = max((c.cosine for c in mine), default=0.0)
         cov = coverage(q, found)
         age = SUPERSEDED_FACTOR if hit.document_id in old else 1.0
@@ -263,7 +271,7 @@ def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passa
         evidence.passages.append(PassageEvidence(hit, rank, cov, kind_ok, missing, best_cos, score))
         for c in mine:
             c.coverage = coverage(q, stems(c.text))
-            c.kind_ok = has_kind(c.text, q.kind)
+            c.kind_ok = has_kind(c.text, q.kind, q.text)
             c.score = age * (0.5 * c.coverage + 0.5 * semantic(c.cosine)) * (1.0 if c.kind_ok else 0.5)
     evidence.candidates = candidates
     evidence.union_coverage = coverage(q, seen)

@@ -105,7 +105,7 @@ class ExtractiveGenerator:
         cosines = self.vectors([c.text for c in ranked]) @ self.vectors([piece])[0]
 
         def score(c: Candidate, cos: float) -> float:
-            own = (0.5 * coverage(q, stems(c.text)) + 0.5 * semantic(float(cos))) * (1.0 if has_kind(c.text, q.kind) else 0.5)
+            own = (0.5 * coverage(q, stems(c.text)) + 0.5 * semantic(float(cos))) * (1.0 if has_kind(c.text, q.kind, q.text) else 0.5)
             return PART_WEIGHT * own + (1 - PART_WEIGHT) * c.score
 
         return max(zip(ranked, cosines), key=lambda pair: score(*pair))[0]

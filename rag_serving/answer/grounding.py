@@ -71,7 +71,7 @@ def answers_the_kind(draft: Draft, question: QuestionProfile, retrieved: Sequenc
     "when", a reason for "why") in some quote, and each of its strict terms in some cited passage."""
     quotes = [src.quote for s in draft.sentences for src in s.sources]
     problems = []
-    if question.kind != "any" and not any(has_kind(q, question.kind) for q in quotes):
+    if question.kind != "any" and not any(has_kind(q, question.kind, question.text) for q in quotes):
         problems.append(f"no quote holds a {question.kind}, which the question asks for")
     by_id = {h.chunk_id: f"{h.title} {h.heading_path or ''} {h.source_path} {h.body}".lower() for h in retrieved}
     cited = [by_id.get(src.chunk_id, "") for s in draft.sentences for src in s.sources]

@@ -53,6 +53,14 @@ def test_a_role_or_trade_answers_who():
     assert not has_kind("A blocked drain leads to ice on the evaporator.", "person")
 
 
+def test_the_role_a_question_asks_about_does_not_answer_it():
+    asked = "Who is Acme's Data Protection Officer?"
+    row = "Sharing outside Acme: Only with CISO or Data Protection Officer approval, encrypted"
+    assert has_kind(row, "person") and not has_kind(row, "person", asked)
+    assert has_kind("The Data Protection Officer is Priya Nandakumar.", "person", asked)
+    assert has_kind("Contact the privacy team.", "person", asked)  # a role the question did not name
+
+
 def test_coverage_weighs_strict_terms_double():
     q = profile("What does error E-104 mean?")  # key terms: error, e-104, mean (e-104 weighs 2)
     assert coverage(q, {"error", "mean"}) == 2 / 4
