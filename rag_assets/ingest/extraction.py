@@ -6,6 +6,7 @@ import io
 import logging
 import re
 import shutil
+import sys
 import tempfile
 import textwrap
 from collections.abc import Callable
@@ -317,17 +318,23 @@ def ocr_pages(file_name: str, data: bytes, page_indices: list[int], language: st
         src = Path(tmp) / "in.pdf"
         out = Path(tmp) / "out.pdf"
         src.write_bytes(data)
-        ocrmypdf.ocr(
-            src,
-            out,
-            pages=",".join(str(i) for i in page_indices),
-            skip_text=True,  # never re-OCR a page that already has text
-            output_type="pdf",  # no PDF/A conversion: we only read the text layer back
-            optimize=0,
-            language=[language],
-            progress_bar=False,
-            jobs=1,
-        )
+        # ocrmypdf's progress display (rich, redirect_stderr) swaps sys.stderr for a buffer and, with the bar off,
+        # never puts it back: whatever the process wrote to stderr afterwards (a Dagster run's console log) vanished.
+        stderr = sys.stderr
+        try:
+            ocrmypdf.ocr(
+                src,
+                out,
+                pages=",".join(str(i) for i in page_indices),
+                skip_text=True,  # never re-OCR a page that already has text
+                output_type="pdf",  # no PDF/A conversion: we only read the text layer back
+                optimize=0,
+                language=[language],
+                progress_bar=False,
+                jobs=1,
+            )
+        finally:
+            sys.stderr = stderr
         reader = PdfReader(str(out), strict=False)
         if reader.is_encrypted:
             reader.decrypt("")

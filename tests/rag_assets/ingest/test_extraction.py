@@ -120,3 +120,11 @@ def test_page_over_pypdf_safety_limit_is_unreadable_and_the_rest_still_reads():
 
 def test_nul_characters_a_pdf_extracts_are_dropped_as_postgresql_text_cannot_hold_them():
     assert ex.normalize_page_text("Net\x00 income\x00") == "Net income"
+
+
+def test_ocr_leaves_the_process_stderr_as_it_found_it():
+    import sys
+
+    stderr = sys.stderr
+    ex.ocr_pages("memo.pdf", pdf_with_image_page("Memo page one", ["GATE CODE 4417"]), [2])
+    assert sys.stderr is stderr  # ocrmypdf's progress display had left it a buffer, swallowing later log lines
