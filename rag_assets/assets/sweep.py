@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from dagster import AssetExecutionContext, Config, MaterializeResult, MetadataValue, asset
+from pydantic import Field
 
 from rag_assets.assets import tables
 from rag_assets.assets.evaluation import progress_log
@@ -32,8 +33,10 @@ class ChunkSweepConfig(Config):
     """Set in the launchpad: the settings to try (the first is the baseline the others are compared with), which live
     files (source paths; empty: all) and the golden cases scored."""
 
-    settings: list[ChunkSetting] = [{"size": 500, "overlap": 50, "snap": 50}, {"size": 256, "overlap": 25, "snap": 50},
-                                    {"size": 1000, "overlap": 100, "snap": 50}]
+    # validate_default: Dagster hands over a value equal to the default as the raw default, dicts, not ChunkSettings.
+    settings: list[ChunkSetting] = Field(default=[{"size": 500, "overlap": 50, "snap": 50},
+                                                  {"size": 256, "overlap": 25, "snap": 50},
+                                                  {"size": 1000, "overlap": 100, "snap": 50}], validate_default=True)
     sources: list[str] = []
     split: str = "dev"
     golden: str = str(REPO_ROOT / "golden")

@@ -47,3 +47,12 @@ def test_the_sweep_job_builds_each_setting_beside_the_live_index_and_writes_the_
         assert conn.execute(LIVE).fetchall() == live_before  # the live index was never touched
         stored = conn.execute("SELECT config_name FROM eval_runs WHERE source = 'dagster-sweep' ORDER BY id").fetchall()
     assert [r["config_name"] for r in stored] == ["chunks 120/12/10", "chunks 60/6/5"]
+
+
+def test_the_default_sweep_settings_reach_the_asset_as_settings_not_dicts():
+    from rag_assets.assets.sweep import ChunkSetting, ChunkSweepConfig
+
+    # Dagster builds the config from the default itself when the launchpad's value equals it.
+    settings = ChunkSweepConfig().settings
+    assert all(isinstance(s, ChunkSetting) for s in settings)
+    assert [(s.size, s.overlap) for s in settings] == [(500, 50), (256, 25), (1000, 100)]
