@@ -1,6 +1,6 @@
 """Load shedding: work beyond a bound is refused at the door with a fast 503, before it takes a thread or a connection."""
 
-from fastapi.responses import JSONResponse
+from rag_serving.api.errors import problem
 
 # Cheap, and what an orchestrator or a person needs most when the server is saturated.
 UNBOUNDED = frozenset({"/healthz", "/metrics", "/", "/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc"})
@@ -19,8 +19,7 @@ class Admission:
         if scope["type"] != "http" or scope["path"] in UNBOUNDED or scope["path"].startswith(STATIC):
             return await self.app(scope, receive, send)
         if self.in_flight >= self.limit:
-            busy = JSONResponse(status_code=503, headers={"Retry-After": "1"},
-                                content={"detail": f"busy: {self.limit} requests in flight; retry shortly"})
+            busy = problem(503, f"busy: {self.limit} requests in flight; retry shortly", headers={"Retry-After": "1"})
             return await busy(scope, receive, send)
         self.in_flight += 1
         try:

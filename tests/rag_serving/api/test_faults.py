@@ -33,6 +33,7 @@ def test_requests_while_the_database_is_unreachable_get_503_with_retry_after(key
                                headers={"Authorization": f"Bearer {key}"})
                 # Retry after the pool's own wait for a connection: 1 s for this pool.
                 assert r.status_code == 503 and r.headers["Retry-After"] == "1", (path, r.text)
+                assert r.json()["status"] == 503 and "database unavailable" in r.json()["detail"]
             assert httpx.get(f"{base}/healthz", timeout=60).status_code == 503
     finally:
         nowhere.close()
@@ -115,6 +116,8 @@ def test_beyond_the_in_flight_limit_a_request_gets_a_fast_503_and_the_next_one_i
             served, served_at = busy.result()
         assert served.status_code == 200
         assert refused.status_code == 503 and refused.headers["Retry-After"] == "1" and "busy" in refused.text
+        assert refused.headers["content-type"] == "application/problem+json"  # the same body as every other error
+        assert refused.json()["request_id"] == refused.headers["x-request-id"]
         assert refused_at < served_at  # refused at once, not queued behind the slow request
         assert ask("gate code")[0].status_code == 200
 
