@@ -14,7 +14,7 @@ from rag_assets.ingest.steps import building_documents
 @dataclass(frozen=True)
 class Plan:
     documents: list[dict]  # the versions now building
-    state: str  # "retry": registered or failed versions resumed; "rebuild": new versions of live ones; "none"
+    state: str  # "registered": versions registered (or failed) under these settings; "rebuild"; "none"
 
 
 def rebuild_id(live_id: str) -> str:
@@ -28,13 +28,14 @@ def plan_build(conn: psycopg.Connection, sha: str, digest: str, *, rebuild: bool
     settings: new settings make a new version, the same settings rebuild it."""
     with conn.transaction():
         conn.execute(sql_text("fail_other_settings"),
-                     {"sha256": sha, "digest": digest, "error": f"left for a run with chunk settings {digest}"})
+                     {"sha256": sha, "digest": digest,
+                      "error": f"abandoned when a run with other chunk settings ({digest}) built the file"})
         pending = [d for d in conn.execute(sql_text("select_pending_for_file"), (sha,)).fetchall()
                    if d["pipeline_digest"] == digest]
         if pending or not rebuild:
             for doc in pending:
                 conn.execute(sql_text("mark_building"), (doc["id"],))
-            return Plan(building_documents(conn, sha), "retry" if pending else "none")
+            return Plan(building_documents(conn, sha), "registered" if pending else "none")
         live = conn.execute(sql_text("select_live_for_file"), (sha,)).fetchall()
         for doc in live:
             same = doc["pipeline_digest"] == digest
