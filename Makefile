@@ -17,6 +17,7 @@ ui: install
 
 bench: install
 	$(BIN)/python -m benchmarks.ingest_speed
+	$(BIN)/python -m benchmarks.step_times
 	$(BIN)/python -m benchmarks.ui_run
 	$(BIN)/python -m benchmarks.reingest
 	$(BIN)/python -m benchmarks.scifact
