@@ -24,6 +24,15 @@ def _metadata(report: steps.StepReport) -> dict:
     return meta
 
 
+def _idle(context: AssetExecutionContext, report: steps.StepReport) -> steps.StepReport:
+    """Say so when a step found no version of the file building: materialized alone (chunks with new settings, say),
+    it builds nothing; source_documents, the start of the job, is what makes a version to build."""
+    if not report.documents:
+        context.log.warning("no version of this file is building, so this step changed nothing; materialize the "
+                            "whole ingest_job (from source_documents) to build a new version")
+    return report
+
+
 def _failure(exc: IngestError) -> Failure:
     return Failure(
         description=str(exc),
@@ -75,9 +84,9 @@ def pages(context: AssetExecutionContext, database: PostgresResource, ocr: OcrRe
     with database.connect() as conn:
         try:
             with steps.guarded(conn, sha, "pages", context.run_id):
-                report = steps.pages_step(
+                report = _idle(context, steps.pages_step(
                     conn, sha, ocr_enabled=ocr.enabled, run_id=context.run_id, progress=progress
-                )
+                ))
         except IngestError as exc:
             raise _failure(exc) from exc
     for warning in report.warnings:
@@ -91,7 +100,7 @@ def sections(context: AssetExecutionContext, database: PostgresResource, tokeniz
     sha = partition_sha256(context.partition_key)
     with database.connect() as conn:
         with steps.guarded(conn, sha, "sections", context.run_id):
-            report = steps.sections_step(conn, sha, tokenizer.load(), run_id=context.run_id)
+            report = _idle(context, steps.sections_step(conn, sha, tokenizer.load(), run_id=context.run_id))
     return MaterializeResult(metadata=_metadata(report))
 
 
@@ -107,7 +116,7 @@ def chunks(
     sha = partition_sha256(context.partition_key)
     with database.connect() as conn:
         with steps.guarded(conn, sha, "chunks", context.run_id):
-            report = steps.chunks_step(conn, sha, tokenizer.load(), config, run_id=context.run_id)
+            report = _idle(context, steps.chunks_step(conn, sha, tokenizer.load(), config, run_id=context.run_id))
     meta = _metadata(report)
     meta["chunk_size"], meta["chunk_overlap"], meta["chunk_snap"] = config.size, config.overlap, config.snap
     return MaterializeResult(metadata=meta)
@@ -121,7 +130,7 @@ def embeddings(context: AssetExecutionContext, database: PostgresResource, embed
     sha = partition_sha256(context.partition_key)
     with database.connect() as conn:
         with steps.guarded(conn, sha, "embeddings", context.run_id):
-            report = vectors.embeddings_step(conn, sha, model, run_id=context.run_id)
+            report = _idle(context, vectors.embeddings_step(conn, sha, model, run_id=context.run_id))
     meta = _metadata(report)
     meta["model"] = model.model
     total = report.counts.get("cache_hits", 0) + report.counts.get("cache_misses", 0)
@@ -136,7 +145,7 @@ def indexes(context: AssetExecutionContext, database: PostgresResource, embedder
     sha = partition_sha256(context.partition_key)
     with database.connect() as conn:
         with steps.guarded(conn, sha, "indexes", context.run_id):
-            report = publish.indexes_step(conn, sha, model.model, model.dim, run_id=context.run_id)
+            report = _idle(context, publish.indexes_step(conn, sha, model.model, model.dim, run_id=context.run_id))
     meta = _metadata(report)
     meta["hnsw_index"] = publish.hnsw_index_name(model.model)
     return MaterializeResult(metadata=meta)
@@ -180,7 +189,7 @@ def published_documents(context: AssetExecutionContext, database: PostgresResour
     sha = partition_sha256(context.partition_key)
     with database.connect() as conn:
         with steps.guarded(conn, sha, "publish", context.run_id):
-            report = publish.publish_step(conn, sha, run_id=context.run_id)
+            report = _idle(context, publish.publish_step(conn, sha, run_id=context.run_id))
     return MaterializeResult(metadata=_metadata(report))
 
 

@@ -89,3 +89,17 @@ def test_partitions_are_labelled_with_the_file_name_beside_its_sha256(database_u
     assert instance.get_dynamic_partitions(files_partitions.name) == [f"handbook.pdf {sha}"]
     assert partition_sha256(f"handbook.pdf {sha}") == partition_sha256(sha) == sha
     assert file_partition_key("a...b\tc.pdf", sha) == f"a…b?c.pdf {sha}"  # Dagster refuses '...' and tabs in keys
+
+
+def test_materializing_chunks_alone_says_it_built_nothing(database_url, conn, tmp_path):
+    from rag_assets.assets.ingest import chunks
+
+    _, sha, _ = ingested(database_url, conn, tmp_path)
+    key = file_partition_key("handbook.pdf", sha)
+    instance = DagsterInstance.ephemeral()
+    instance.add_dynamic_partitions(files_partitions.name, [key])
+    result = materialize([chunks], partition_key=key, instance=instance,
+                         resources=resources_for(database_url, chunker=SMALL))
+    assert result.asset_materializations_for_node("chunks")[0].metadata["documents"].value == 0
+    warnings = [e.user_message for e in instance.all_logs(result.run_id) if e.level >= 30]
+    assert any("materialize the whole ingest_job" in w for w in warnings)
