@@ -62,6 +62,7 @@ def chunk_sweep(
     return MaterializeResult(metadata={
         "settings": tables.sweep_rows(result),
         "comparisons": tables.comparisons(result),
+        **tables.series(result),
         "cases": result["cases"],
         "scratch_database": f"<application database>_{SCRATCH}",
         "eval_run_ids": MetadataValue.json(ids),

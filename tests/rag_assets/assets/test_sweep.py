@@ -43,6 +43,7 @@ def test_the_sweep_job_builds_each_setting_beside_the_live_index_and_writes_the_
     assert rows[1]["chunks"] > rows[0]["chunks"] and rows[1]["mean_tokens"] < rows[0]["mean_tokens"]
     assert all(r["ndcg@10"] is not None for r in rows)
     assert {r.data["vs"] for r in metadata["comparisons"].value.records} == {"chunks 120/12/10"}
+    assert metadata["chunks 60/6/5 ndcg@10"].value == rows[1]["ndcg@10"]  # a float series per setting
     with db.connect(corpus_db) as conn:
         assert conn.execute(LIVE).fetchall() == live_before  # the live index was never touched
         stored = conn.execute("SELECT config_name FROM eval_runs WHERE source = 'dagster-sweep' ORDER BY id").fetchall()
