@@ -57,3 +57,13 @@ def test_a_policy_that_lets_other_tenants_through_fails_the_cross_tenant_probe(d
     probe = checks_of(database_url, [Target(write(tmp_path, "handbook.pdf", HANDBOOK_V1), "acme", "hq",
                                             "handbook.pdf")])["cross_tenant_probe"]
     assert not probe["passed"] and probe["leaks"] == {"acme/hq pages": 3}
+
+
+def test_a_tenant_indexed_by_two_models_fails_the_hnsw_check_without_failing_the_file(database_url, tmp_path):
+    from rag_assets.resources import EmbedderResource
+
+    checks_of(database_url, [Target(write(tmp_path, "a.pdf", HANDBOOK_V1), "acme", "hq", "a.pdf")],
+              embedder=EmbedderResource(name="minilm"))
+    # Another embedder for the next file: dense search refuses the tenant's mixed index (queries get 409).
+    recall = checks_of(database_url, [Target(write(tmp_path, "b.pdf", HANDBOOK_V2), "acme", "hq", "b.pdf")])["hnsw_recall"]
+    assert not recall["passed"] and "model" in recall["error"]
