@@ -3,7 +3,6 @@
 from dagster import AssetSelection, ScheduleDefinition, define_asset_job, in_process_executor
 
 from rag_assets.assets.sweep import chunk_sweep
-from rag_assets.partitions import files_partitions
 
 # One file's steps run one after another in the run's own process: Dagster's default gives each step a subprocess
 # that imports the definitions and loads the embedder again (benchmarks/ui_run.py). Files run in parallel as runs,
@@ -11,10 +10,10 @@ from rag_assets.partitions import files_partitions
 ingest_job = define_asset_job(
     "ingest_job",
     selection=AssetSelection.groups("ingest"),
-    partitions_def=files_partitions,
     executor_def=in_process_executor,
     tags={"rag/run": "ingest"},
-    description="Ingest one stored file (partition = its SHA-256) into pages, sections and chunks, then publish it.",
+    description="Build one stored file (partition: its name and SHA-256) into pages, sections, chunks and vectors with "
+                "the run's chunk settings, publish it, and run its quality gates.",
 )
 
 eval_job = define_asset_job(
