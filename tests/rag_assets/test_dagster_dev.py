@@ -24,7 +24,7 @@ def test_plain_dagster_dev_from_the_repository_serves_the_assets_jobs_and_checks
                             stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         deadline, ready = time.time() + 300, False
-        while time.time() < deadline and not ready:
+        while time.time() < deadline and not ready and proc.poll() is None:  # an instance it cannot load ends it
             try:
                 ready = httpx.get(f"http://127.0.0.1:{port}/server_info", timeout=2).status_code == 200
             except httpx.HTTPError:
