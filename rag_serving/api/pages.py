@@ -174,7 +174,8 @@ async def page_view(request: Request, document_id: DocumentId, page: PageNumber,
     boxes = (await run_in_threadpool(find_and_render, bytes(row["content"]), page, quote, None))[0] \
         if is_pdf and quote else []
     image, pdf = _urls(request, document_id, page)
-    return HTMLResponse(viewer_html(row, page, quote, boxes, image if is_pdf else None, pdf if is_pdf else None))
+    return HTMLResponse(viewer_html(row, page, quote, boxes, image if is_pdf else None, pdf if is_pdf else None,
+                                    root=request.scope.get("root_path", "")))
 
 
 def marked(text: str, quote: str | None) -> tuple[str, bool]:
@@ -191,7 +192,8 @@ def marked(text: str, quote: str | None) -> tuple[str, bool]:
             + html.escape(text[last:])), True
 
 
-def viewer_html(row: dict, page: int, quote: str | None, boxes: list, image: str | None, pdf: str | None) -> str:
+def viewer_html(row: dict, page: int, quote: str | None, boxes: list, image: str | None, pdf: str | None,
+                root: str = "") -> str:
     body, found = marked(row["text"], quote)
     title = html.escape(f"{row['title']}, p. {row['page_label']}")
     overlay = "".join(f'<div class="box" style="left:{b[0]*100:.2f}%;top:{b[1]*100:.2f}%;width:{(b[2]-b[0])*100:.2f}%;'
@@ -202,7 +204,7 @@ def viewer_html(row: dict, page: int, quote: str | None, boxes: list, image: str
               else '<p class="missing">The quoted text was not found in this page\'s text.</p>')
     links = f'<a href="{html.escape(pdf)}">Open this page as PDF</a>' if pdf else ""
     return f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="stylesheet" href="/ui/viewer.css"></head>
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="stylesheet" href="{html.escape(root)}/ui/viewer.css"></head>
 <body><header><h1>{html.escape(row['title'])}</h1><p>Page {html.escape(row['page_label'])} (physical page {page}
 of {row['page_count'] or '?'}) · {html.escape(row['source_path'])} · {links}</p>{status}</header>
 <main>{figure}<section class="text"><h2>Page text</h2><pre data-page="{page}">{body}</pre></section></main></body></html>"""

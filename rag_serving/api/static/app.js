@@ -66,7 +66,7 @@ async function ask(event) {
   $("status").textContent = "Searching your documents…";
   $("ask-button").disabled = true;
   try {
-    const response = await fetch("/query", {
+    const response = await fetch("query", {  // relative: works behind a proxy's path prefix too
       method: "POST",
       headers: { "Content-Type": "application/json", Authorization: `Bearer ${key}` },
       body: JSON.stringify({ question: $("question").value }),
