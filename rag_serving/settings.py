@@ -44,6 +44,8 @@ class Settings(BaseModel):
     api_port: int = env_field(8000, "RAG_API_PORT", "port `rag serve` binds", ge=1, le=65535)
     cors_origins: tuple[str, ...] = env_field((), "RAG_CORS_ORIGINS", "comma-separated browser origins allowed to call "
                                               "the API (e.g. https://intranet.example.com); unset: no CORS")
+    public_url: str | None = env_field(None, "RAG_PUBLIC_URL", "the address clients reach the API at, for the page "
+                                       "links in answers (behind a proxy); unset: each request's own host")
     link_ttl_s: int = env_field(7 * 24 * 3600, "RAG_LINK_TTL_S", "seconds a signed page link in an answer stays valid",
                                 ge=60, le=366 * 24 * 3600)
     log_format: Literal["json", "text"] = env_field("json", "RAG_LOG_FORMAT",
@@ -101,6 +103,13 @@ class Settings(BaseModel):
         if isinstance(value, str):
             return tuple(part.strip().lower() for part in value.split(",") if part.strip())
         return value
+
+    @field_validator("public_url", mode="after")
+    @classmethod
+    def _url(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(r"https?://[^\s]+", value):
+            raise ValueError(f"{value!r} is not an http(s) URL")
+        return value.rstrip("/") + "/" if value else value
 
     @field_validator("cors_origins", mode="before")
     @classmethod

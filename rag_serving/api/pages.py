@@ -18,7 +18,7 @@ from rag_serving.api.auth import page_caller
 from rag_serving.api.errors import documented
 from rag_serving.api.links import Caller
 from rag_serving.api.schemas import PageOut
-from rag_serving.api.state import State, state
+from rag_serving.api.state import State, public_base, state
 from rag_serving.answer.sentences import squish
 from rag_serving.store.sqlfiles import sql_text
 
@@ -122,7 +122,7 @@ def find_and_render(content: bytes, page: int, quote: str | None, width: int | N
 
 
 def _urls(request: Request, document_id: str, page: int) -> tuple[str, str]:
-    root = f"{str(request.base_url).rstrip('/')}/documents/{urlquote(document_id, safe='')}/pages/{page}"
+    root = f"{public_base(request).rstrip('/')}/documents/{urlquote(document_id, safe='')}/pages/{page}"
     token = request.query_params.get("token")
     suffix = f"?token={urlquote(token, safe='')}" if token else ""
     return f"{root}/image{suffix}", f"{root}/pdf{suffix}"

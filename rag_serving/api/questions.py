@@ -29,7 +29,7 @@ from rag_serving.api.schemas import (
     SentenceOut,
     SourceOut,
 )
-from rag_serving.api.state import State, state
+from rag_serving.api.state import State, public_base, state
 from rag_serving.api.telemetry import start_request
 from rag_serving.search.legs import IndexModelMismatch
 
@@ -118,7 +118,7 @@ async def query(request: Request, body: QueryRequest, app: State = Depends(state
     _check_length(app, body)
     timings = start_request(app.metrics)
     response = await run_in_threadpool(_ask, app, who, body)
-    return response_out(response, who, str(request.base_url), app.settings.link_ttl_s, timings)
+    return response_out(response, who, public_base(request), app.settings.link_ttl_s, timings)
 
 
 @router.post("/query/stream", response_class=EventSourceResponse, responses=documented(401, 409, 422, 502, 503),
@@ -153,7 +153,7 @@ async def query_stream(request: Request, body: QueryRequest, app: State = Depend
         yield ServerSentEvent(event="error", data={"status": exc.status_code, "detail": str(exc.detail),
                                                    "request_id": current_request_id()})
         return
-    out = response_out(response, who, str(request.base_url), app.settings.link_ttl_s, timings)
+    out = response_out(response, who, public_base(request), app.settings.link_ttl_s, timings)
     if not sent_route or out.route != "answer":
         yield ServerSentEvent(event="route", data={"route": out.route, "confidence": out.confidence})
     for sentence in out.answer.sentences if out.answer else []:

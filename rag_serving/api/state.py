@@ -46,3 +46,8 @@ class State:
 
 def state(request: Request) -> State:
     return request.app.state.rag
+
+
+def public_base(request: Request) -> str:
+    """Where clients reach this API: RAG_PUBLIC_URL behind a proxy, else the request's own base URL."""
+    return request.app.state.rag.settings.public_url or str(request.base_url)

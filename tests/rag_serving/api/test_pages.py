@@ -115,3 +115,17 @@ def test_pages_render_the_same_from_many_threads_at_once(corpus_app_db, cited):
     with ThreadPoolExecutor(8) as pool:
         results = list(pool.map(lambda _: find_and_render(content, cited["page"], cited["quote"], 200), range(32)))
     assert all(r == results[0] for r in results) and results[0][0] and results[0][1]
+
+
+def test_behind_a_proxy_links_use_the_public_url_and_still_open(corpus_app_db, minilm, keys):
+    from rag_serving.api.app import create_app
+    from rag_serving.settings import load_settings
+    from tests.servers import serve
+
+    settings = load_settings({"RAG_HOME": "/tmp/unused", "RAG_PUBLIC_URL": "https://rag.example.com/answers"})
+    with serve(create_app(settings, database=corpus_app_db, embedder=minilm), "/healthz") as base:
+        source = ask(base, keys["acme"], QUESTION).json()["sources"][0]
+        assert source["link"].startswith("https://rag.example.com/answers/documents/")
+        assert source["pdf"].startswith("https://rag.example.com/answers/documents/")
+        # The proxy strips the prefix; the signature holds whatever host the link was given under.
+        assert httpx.get(source["pdf"].replace("https://rag.example.com/answers", base)).status_code == 200
