@@ -42,11 +42,16 @@ def _step_metadata(result) -> dict[str, dict]:
     return out
 
 
+def _step_failures(result) -> list[tuple[str, str]]:
+    """(step key, the last line of its error) for each step of the run that failed."""
+    return [(event.step_key, event.step_failure_data.error.message.strip().splitlines()[-1])
+            for event in result.all_events
+            if event.is_step_failure and event.step_failure_data and event.step_failure_data.error]
+
+
 def _failure_message(result) -> str:
-    for event in result.all_events:
-        if event.is_step_failure and event.step_failure_data and event.step_failure_data.error:
-            return event.step_failure_data.error.message.strip().splitlines()[-1]
-    return "run failed; see the Dagster UI"
+    failures = _step_failures(result)
+    return failures[0][1] if failures else "run failed; see the Dagster UI"
 
 
 def _ingest_one(conn, t: Target, label: str, pad: str, *, digest: str, instance: DagsterInstance, resources: dict,
@@ -81,9 +86,11 @@ def _ingest_one(conn, t: Target, label: str, pad: str, *, digest: str, instance:
     seconds = time.perf_counter() - t0
     row = conn.execute(sql_text("document_result"), (reg.document_id,)).fetchone()
     notes = catalog.recent_errors(conn, limit=50, document_id=reg.document_id)
-    if result.success and row and row["status"] == "live":
+    steps = _step_metadata(result)
+    # Published is what counts: a quality gate that could not run (the serving role unreachable, say) is reported
+    # under the file, not taken for a failed ingest of a file that is live.
+    if "published_documents" in steps and row and row["status"] == "live":
         pages = row["page_count"] or 0
-        steps = _step_metadata(result)
         cache = steps.get("embeddings", {})
         say(f"{pad}live: {pages} pages, {row['sections']} sections, {row['chunks']} chunks "
             f"in {seconds:.1f} s ({pages / seconds:.1f} pages/s); embedding cache "
@@ -95,6 +102,8 @@ def _ingest_one(conn, t: Target, label: str, pad: str, *, digest: str, instance:
             if not check.passed and check.check_name != "ingest_errors":  # its rows are the warnings above
                 say(f"{pad}check {check.check_name} failed: "
                     + ", ".join(f"{k} {v.value}" for k, v in check.metadata.items()))
+        for step, message in _step_failures(result):
+            say(f"{pad}check {step.removeprefix('published_documents_')} could not run: {message}")
         return FileOutcome(t, reg.state, reg.document_id, reg.sha256, pages=pages, seconds=seconds, steps=steps)
     errors = [n for n in notes if n["severity"] == "error"]
     message = errors[0]["message"] if errors else _failure_message(result)

@@ -67,3 +67,19 @@ def test_a_tenant_indexed_by_two_models_fails_the_hnsw_check_without_failing_the
     # Another embedder for the next file: dense search refuses the tenant's mixed index (queries get 409).
     recall = checks_of(database_url, [Target(write(tmp_path, "b.pdf", HANDBOOK_V2), "acme", "hq", "b.pdf")])["hnsw_recall"]
     assert not recall["passed"] and "model" in recall["error"]
+
+
+def test_a_check_that_cannot_run_is_reported_under_a_file_that_went_live(database_url, conn, tmp_path):
+    from psycopg.conninfo import make_conninfo
+
+    from rag_assets.resources import PostgresResource
+
+    # The serving role's URL names a role that does not exist: the probe and the recall check cannot connect.
+    database = PostgresResource(url=database_url, app_url=make_conninfo(database_url, user="no_such_role"))
+    lines = []
+    batch = ingest_targets([Target(write(tmp_path, "handbook.pdf", HANDBOOK_V1), "acme", "hq", "handbook.pdf")],
+                           url=database_url, resources=resources_for(database_url, database=database),
+                           instance=DagsterInstance.ephemeral(), say=lines.append)
+    assert batch.outcomes[0].state == "new"
+    assert conn.execute("SELECT status FROM documents").fetchone()["status"] == "live"
+    assert any(line.strip().startswith("check cross_tenant_probe could not run") for line in lines)
