@@ -1,4 +1,5 @@
-"""Plain `dagster dev` in the repository, with no Dagster variable set, serves the project's definitions."""
+"""Plain `dagster dev` (and `dagster-webserver -w workspace.yaml`) in the repository, with no Dagster variable set,
+serves the project's definitions."""
 
 import os
 import signal
@@ -8,19 +9,23 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.servers import free_port
 
 REPO = Path(__file__).resolve().parents[2]
-DAGSTER = Path(sys.executable).with_name("dagster")
+BIN = Path(sys.executable).parent
+COMMANDS = {"dagster dev": [str(BIN / "dagster"), "dev", "-p"],
+            "dagster-webserver": [str(BIN / "dagster-webserver"), "-w", "workspace.yaml", "-p"]}
 
 
-def test_plain_dagster_dev_from_the_repository_serves_the_assets_jobs_and_checks(tmp_path):
+@pytest.mark.parametrize("command", COMMANDS)
+def test_plain_dagster_from_the_repository_serves_the_assets_jobs_and_checks(tmp_path, command):
     # A user's shell: nothing of ours set but RAG_HOME (kept out of the checkout); the embedded server starts on demand.
     env = {k: v for k, v in os.environ.items() if not k.startswith(("RAG_", "DAGSTER_"))}
     env["RAG_HOME"] = str(tmp_path / "h")
     port = free_port()
-    proc = subprocess.Popen([str(DAGSTER), "dev", "-p", str(port)], env=env, cwd=REPO, stdout=subprocess.DEVNULL,
+    proc = subprocess.Popen([*COMMANDS[command], str(port)], env=env, cwd=REPO, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         deadline, ready = time.time() + 300, False
@@ -29,7 +34,7 @@ def test_plain_dagster_dev_from_the_repository_serves_the_assets_jobs_and_checks
                 ready = httpx.get(f"http://127.0.0.1:{port}/server_info", timeout=2).status_code == 200
             except httpx.HTTPError:
                 time.sleep(1)
-        assert ready, "dagster dev did not come up"
+        assert ready, f"{command} did not come up"
         query = "{ repositoriesOrError { ... on RepositoryConnection { nodes { jobs { name } } } } " \
                 "assetNodes { assetKey { path } assetChecksOrError { ... on AssetChecks { checks { name } } } } }"
         data = {}
