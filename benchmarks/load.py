@@ -12,6 +12,7 @@ import multiprocessing
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -43,12 +44,15 @@ def start_server(url: str, port: int, max_in_flight: int | None) -> subprocess.P
     env = {**os.environ, "RAG_DATABASE_URL": url}
     if max_in_flight:
         env["RAG_MAX_IN_FLIGHT"] = str(max_in_flight)
+    # Its log goes to a file, not a pipe: a pipe nobody reads fills after ~64 KB of access lines and the server blocks
+    # writing the next one (a flood hung every request until this was a file).
+    log = tempfile.NamedTemporaryFile("w+", prefix="rag-serve-", suffix=".log", delete=False)
     server = subprocess.Popen([sys.executable, "-m", "rag_serving", "serve", "--host", "127.0.0.1", "--port", str(port)],
-                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                              env=env, stdout=subprocess.DEVNULL, stderr=log, text=True)
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            raise SystemExit(f"the server exited during start-up:\n{server.stderr.read()[-3000:]}")
+            raise SystemExit(f"the server exited during start-up:\n{Path(log.name).read_text()[-3000:]}")
         try:
             if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
                 return server
