@@ -107,8 +107,9 @@ def test_every_service_has_a_healthcheck():
     for name, service in SERVICES.items():
         check = healthcheck(name)
         if check.get("disable"):
-            # Only one-off CLI containers (a profile `up` does not start) may go without: nothing listens in them.
-            assert service.get("profiles") == ["cli"], name
+            # Only one-off containers may go without, as nothing listens in them: CLI runs (a profile `up` does not
+            # start) and the migration that runs once and exits.
+            assert service.get("profiles") == ["cli"] or service.get("restart") == "no", name
             continue
         assert check.get("test", ["NONE"])[0] in ("CMD", "CMD-SHELL"), name
 
@@ -213,3 +214,11 @@ def test_the_dagster_processes_read_the_repositorys_dagster_yaml():
     for name in APP:
         assert environment(name)["DAGSTER_HOME"] == home
         assert not any(str(v).split(":")[1].startswith(home) for v in SERVICES[name].get("volumes", [])), name
+
+
+def test_every_process_reading_the_tables_waits_for_the_migration_to_succeed():
+    assert SERVICES["migrate"]["command"] == ["rag", "db", "migrate"] and SERVICES["migrate"]["restart"] == "no"
+    readers = [name for name in APP if name not in ("migrate", "worker")]
+    assert readers
+    for name in readers:
+        assert SERVICES[name]["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}, name

@@ -9,13 +9,19 @@ import click
 from rag_assets.cli.context import fail, say, settings
 from rag_serving.store import embedded
 from rag_serving.store.bootstrap import APP_DATABASE, bootstrap, connect
+from rag_serving.store.migrate import migration_files
 
 
 @click.command("db")
-@click.argument("action", type=click.Choice(["start", "stop", "status", "url"]))
+@click.argument("action", type=click.Choice(["start", "stop", "status", "url", "migrate"]))
 def db(action: str) -> None:
-    """Embedded PostgreSQL: start, stop, status, url."""
+    """Embedded PostgreSQL: start, stop, status, url; migrate brings either server's schema up to date (a deployment's
+    one-off step before the servers start)."""
     s = settings()
+    if action == "migrate":
+        bootstrap(s)  # applies whatever is pending, each migration in its own transaction, or fails naming it
+        say(f"schema up to date: {migration_files()[-1][0]}")
+        return
     if s.database_url and action in ("start", "stop"):
         say(f"RAG_DATABASE_URL is set: using the external server; nothing to {action}")
         return

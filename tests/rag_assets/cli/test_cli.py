@@ -385,3 +385,11 @@ def test_one_changed_file_among_unchanged_ones_goes_through_the_graph(external_e
     assert again.returncode == 0, again.stdout + again.stderr
     assert "0 new, 1 changed, 0 retried, 1 unchanged (skipped), 0 failed" in again.stdout
     assert "dagster imported: True" in again.stdout
+
+
+def test_db_migrate_brings_an_external_servers_schema_up_to_date(external_env):
+    from rag_serving.store.migrate import migration_files
+
+    # What a deployment runs once before its servers start (docker-compose's `migrate` service).
+    result = run(["db", "migrate"], external_env)
+    assert result.returncode == 0 and result.stdout.strip() == f"schema up to date: {migration_files()[-1][0]}"
