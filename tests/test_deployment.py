@@ -222,3 +222,16 @@ def test_every_process_reading_the_tables_waits_for_the_migration_to_succeed():
     assert readers
     for name in readers:
         assert SERVICES[name]["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}, name
+
+
+def test_the_image_carries_the_golden_set_where_the_evaluation_assets_look():
+    from rag_assets.assets.evaluation import GoldenEvalConfig
+    from rag_assets.evaluation.provenance import REPO_ROOT
+
+    # The nightly benchmark reads golden/ beside the package (REPO_ROOT); installed in place, /app is that root.
+    assert Path(GoldenEvalConfig().golden) == REPO_ROOT / "golden"
+    dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    copies = [line.split()[1:] for line in dockerfile.splitlines() if line.startswith("COPY ")]
+    assert ["golden", "golden"] in copies and ["rag_assets", "rag_assets"] in copies
+    installs = [line for line in dockerfile.splitlines() if "pip install" in line and "constraints.txt" in line]
+    assert installs and all(" -e ." in line for line in installs)
