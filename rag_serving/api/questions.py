@@ -114,7 +114,7 @@ async def retrieve(body: RetrieveRequest, app: State = Depends(state), who: Call
 async def query(request: Request, body: QueryRequest, app: State = Depends(state),
                 who: Caller = Depends(caller)) -> QueryResponse:
     """Every sentence of an answer carries its sources; `answer` is absent unless all of them passed the grounding
-    check. With `Accept: text/event-stream`, the same response comes as events (see POST /query/stream)."""
+    check. POST /query/stream gives the same response as Server-Sent Events."""
     _check_length(app, body)
     timings = start_request(app.metrics)
     response = await run_in_threadpool(_ask, app, who, body)
