@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from typing import Protocol
@@ -30,6 +31,7 @@ OPENAI_FORMAT = (
 )
 _DONT_KNOW = re.compile(r"^\W*(i don'?t know|i do not know|the (documents|sources) (do not|don'?t) (say|contain|cover))", re.I)
 PART_WEIGHT = 0.7  # a part's own evidence against the whole question's, when choosing its quote
+PART_OPTIONS = 5  # the best sentences per part weighed together when choosing each part its own quote
 _MARKER = re.compile(r"\s*\[(\d+(?:\s*,\s*\d+)*)\]")
 
 
@@ -82,7 +84,7 @@ class ExtractiveGenerator:
             about = topic(asked, compared) if sides(asked) else None
             chosen = [c for c in (self._side(side, about, ranked) for side in compared) if c is not None]
         elif len(pieces) > 1:
-            chosen = [self._part(piece, ranked) for piece in pieces]
+            chosen = self._parts(pieces, ranked)
         else:
             chosen = self._best(ranked)
         chosen = distinct(chosen)
@@ -99,16 +101,35 @@ class ExtractiveGenerator:
         return self._part(about, own) if about else own[0]
 
     def _part(self, piece: str, ranked: list[Candidate]) -> Candidate:
-        """The sentence that best answers one part: that part's key terms, meaning and kind of answer, with the
+        """The sentence that best answers one part."""
+        return max(zip(ranked, self._part_scores(piece, ranked)), key=lambda pair: pair[1])[0]
+
+    def _part_scores(self, piece: str, ranked: list[Candidate]) -> list[float]:
+        """How well each sentence answers one part: that part's key terms, meaning and kind of answer, with the
         whole question's score as context (a part such as "who runs it?" leans on the rest)."""
         q = profile(piece)
         cosines = self.vectors([c.text for c in ranked]) @ self.vectors([piece])[0]
+        return [PART_WEIGHT * (0.5 * coverage(q, stems(c.text)) + 0.5 * semantic(float(cos)))
+                * (1.0 if has_kind(c.text, q.kind, q.text) else 0.5) + (1 - PART_WEIGHT) * c.score
+                for c, cos in zip(ranked, cosines)]
 
-        def score(c: Candidate, cos: float) -> float:
-            own = (0.5 * coverage(q, stems(c.text)) + 0.5 * semantic(float(cos))) * (1.0 if has_kind(c.text, q.kind, q.text) else 0.5)
-            return PART_WEIGHT * own + (1 - PART_WEIGHT) * c.score
-
-        return max(zip(ranked, cosines), key=lambda pair: score(*pair))[0]
+    def _parts(self, pieces: Sequence[str], ranked: list[Candidate]) -> list[Candidate]:
+        """A quote for each part, each its own: the distinct sentences with the highest total score over the parts
+        (each part's best few considered). One sentence that scores best for two parts answers the part it fits
+        better; the other part takes its own next best."""
+        options = []
+        for piece in pieces:
+            scores = self._part_scores(piece, ranked)
+            options.append(sorted(zip(scores, range(len(ranked))), reverse=True)[:PART_OPTIONS])
+        best, chosen = None, None
+        for combo in itertools.product(*options):
+            texts = [ranked[i].text for _, i in combo]
+            if len(set(texts)) < len(texts):
+                continue
+            total = sum(score for score, _ in combo)
+            if best is None or total > best:
+                best, chosen = total, [ranked[i] for _, i in combo]
+        return chosen or [ranked[top[0][1]] for top in options]
 
     def _best(self, ranked: list[Candidate]) -> list[Candidate]:
         chosen = [ranked[0]]

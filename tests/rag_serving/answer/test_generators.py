@@ -186,3 +186,15 @@ def test_the_same_sentence_in_two_editions_is_quoted_from_each(minilm):
     draft = ExtractiveGenerator(SentenceVectors(minilm)).answer(
         "Did the remote work limit change between the 2024 and 2025 handbooks?", chunks)
     assert [s.sources[0].chunk_id for s in draft.sentences] == ["old", "new"]
+
+
+def test_each_part_of_a_two_part_question_gets_its_own_quote(minilm):
+    # The carry-over sentence also mentions vacation days, so it scored best for both parts and the number of days
+    # went unquoted; each part now takes its own sentence, the pair with the best total.
+    body = ("3 Time Off 3.1 Vacation Full-time employees receive 22 days of paid vacation per year, in addition to ten "
+            "company holidays and a company-wide winter break between Christmas Day and New Year's Day. Vacation "
+            "accrues monthly, and up to ten unused days can be carried over into the next year.")
+    draft = ExtractiveGenerator(SentenceVectors(minilm)).answer(
+        "How many vacation days do I get, and how many unused ones can I carry over?", [hit("c1", body)])
+    quoted = [s.text for s in draft.sentences]
+    assert len(quoted) == 2 and "22 days" in quoted[0] and "carried over" in quoted[1]
