@@ -45,6 +45,17 @@ def test_a_leading_phrase_that_asks_nothing_is_not_a_part():
     assert parts(question) == [question]
 
 
+def test_a_leading_condition_stays_with_the_first_part_and_the_question_still_splits():
+    assert parts("If I'm out on parental leave, does that time still count toward my annual bonus, and how long is "
+                 "the leave?") == ["If I'm out on parental leave, does that time still count toward my annual bonus?",
+                                   "how long is the leave?"]
+
+
+def test_am_i_opens_a_part():
+    assert parts("How can I get the logs off the unit, and am I allowed to use a USB stick for that?") == [
+        "How can I get the logs off the unit?", "am I allowed to use a USB stick for that?"]
+
+
 TITLES = ["Employee Handbook 2025", "Employee Handbook 2024", "IT Helpdesk Quick Reference", "X200 Product Manual"]
 
 
