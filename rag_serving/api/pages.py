@@ -14,12 +14,12 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from pypdf import PdfReader, PdfWriter
 
+from rag_serving.answer.sentences import squish
 from rag_serving.api.auth import page_caller
 from rag_serving.api.errors import documented
 from rag_serving.api.links import Caller
 from rag_serving.api.schemas import PageOut
 from rag_serving.api.state import State, public_base, state
-from rag_serving.answer.sentences import squish
 from rag_serving.store.sqlfiles import sql_text
 
 PDF = "application/pdf"

@@ -53,7 +53,9 @@ def source_out(src: Source, who: Caller, base: str, ttl_s: int) -> SourceOut:
 
 def response_out(r: Response, who: Caller, base: str, ttl_s: int, timings: dict[str, float]) -> QueryResponse:
     """The wire form of a response: the answer as text and sentences, sources with links that open their page."""
-    out = lambda s: source_out(s, who, base, ttl_s)  # noqa: E731
+    def out(src: Source) -> SourceOut:
+        return source_out(src, who, base, ttl_s)
+
     answer = None
     if r.answer is not None:
         answer = AnswerOut(text=r.text, sentences=[SentenceOut(text=s.text, sources=[out(x) for x in s.sources])
