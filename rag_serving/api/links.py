@@ -52,9 +52,14 @@ def verify(token: str, key_sha256: str, document_id: str, page: int, now: float 
     return None
 
 
+def page_path(base: str, document_id: str, page: int) -> str:
+    """The page's URL under base: its JSON; /view, /pdf and /image follow it."""
+    return f"{base.rstrip('/')}/documents/{urlquote(document_id, safe='')}/pages/{page}"
+
+
 def page_urls(base: str, caller: Caller, document_id: str, page: int, quote: str, ttl_s: int) -> dict[str, str]:
     """The viewer (the page with the quote highlighted) and the page as a one-page PDF, both signed."""
     token = sign(caller.key_sha256, document_id, page, ttl_s)
-    root = f"{base.rstrip('/')}/documents/{urlquote(document_id, safe='')}/pages/{page}"
+    root = page_path(base, document_id, page)
     highlight = f"&quote={urlquote(quote, safe='')}" if quote else ""
     return {"link": f"{root}/view?token={token}{highlight}", "pdf": f"{root}/pdf?token={token}"}

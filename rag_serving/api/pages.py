@@ -4,6 +4,7 @@
 
 import html
 import io
+import re
 import threading
 from typing import Annotated
 from urllib.parse import quote as urlquote
@@ -17,7 +18,7 @@ from pypdf import PdfReader, PdfWriter
 from rag_serving.answer.sentences import squish
 from rag_serving.api.auth import page_caller
 from rag_serving.api.errors import documented
-from rag_serving.api.links import Caller
+from rag_serving.api.links import Caller, page_path
 from rag_serving.api.schemas import PageOut
 from rag_serving.api.state import State, public_base, state
 from rag_serving.store.sqlfiles import sql_text
@@ -60,8 +61,9 @@ def one_page_pdf(content: bytes, page: int) -> bytes:
     return out.getvalue()
 
 
-def _squished_with_offsets(text: str) -> tuple[str, list[int]]:
-    """text with whitespace runs collapsed, and each kept character's index in text."""
+def locate(text: str, quote: str) -> tuple[int, int] | None:
+    """Where the quote is in text, [start, end), matched as quotes are checked (whitespace runs as one space), exact
+    case first, then any case; None if it is not there."""
     kept, offsets, space = [], [], True
     for i, ch in enumerate(text):
         if ch.isspace():
@@ -73,7 +75,14 @@ def _squished_with_offsets(text: str) -> tuple[str, list[int]]:
             kept.append(ch)
             offsets.append(i)
             space = False
-    return "".join(kept), offsets
+    hay, needle = "".join(kept), squish(quote)
+    if not needle:
+        return None
+    at = hay.find(needle)
+    if at < 0:
+        found = re.search(re.escape(needle), hay, re.IGNORECASE)  # indices stay those of hay, unlike casefold()
+        at = found.start() if found else -1
+    return (offsets[at], offsets[at + len(needle) - 1] + 1) if at >= 0 else None
 
 
 def quote_boxes(textpage, width: float, height: float, quote: str) -> list[list[float]]:
@@ -82,16 +91,11 @@ def quote_boxes(textpage, width: float, height: float, quote: str) -> list[list[
     text = textpage.get_text_range()
     if len(text) != textpage.count_chars():
         return []  # generated characters: indices no longer line up with PDFium's
-    hay, offsets = _squished_with_offsets(text)
-    needle = squish(quote)
-    at = hay.find(needle) if needle else -1
-    if at < 0:
-        at = hay.casefold().find(needle.casefold()) if needle else -1
-    if at < 0:
+    span = locate(text, quote)
+    if span is None:
         return []
-    first, last = offsets[at], offsets[at + len(needle) - 1]
     boxes = []
-    for i in range(textpage.count_rects(first, last - first + 1)):
+    for i in range(textpage.count_rects(span[0], span[1] - span[0])):
         left, bottom, right, top = textpage.get_rect(i)
         boxes.append([round(left / width, 4), round(1 - top / height, 4), round(right / width, 4),
                       round(1 - bottom / height, 4)])
@@ -122,7 +126,7 @@ def find_and_render(content: bytes, page: int, quote: str | None, width: int | N
 
 
 def _urls(request: Request, document_id: str, page: int) -> tuple[str, str]:
-    root = f"{public_base(request).rstrip('/')}/documents/{urlquote(document_id, safe='')}/pages/{page}"
+    root = page_path(public_base(request), document_id, page)
     token = request.query_params.get("token")
     suffix = f"?token={urlquote(token, safe='')}" if token else ""
     return f"{root}/image{suffix}", f"{root}/pdf{suffix}"
@@ -139,7 +143,7 @@ async def page_json(request: Request, document_id: DocumentId, page: PageNumber,
     image, pdf = _urls(request, document_id, page)
     return PageOut(document_id=row["document_id"], title=row["title"], source_path=row["source_path"], page=page,
                    label=row["page_label"], page_count=row["page_count"], text=row["text"],
-                   quote_found=(squish(quote) in squish(row["text"]) or bool(boxes)) if quote else None,
+                   quote_found=(locate(row["text"], quote) is not None or bool(boxes)) if quote else None,
                    highlights=boxes, image=image, pdf=pdf)
 
 
@@ -180,14 +184,10 @@ async def page_view(request: Request, document_id: DocumentId, page: PageNumber,
 
 def marked(text: str, quote: str | None) -> tuple[str, bool]:
     """The page text as HTML with the quote in <mark> (matched whitespace-insensitively), and whether it was found."""
-    if not quote:
+    span = locate(text, quote) if quote else None
+    if span is None:
         return html.escape(text), False
-    hay, offsets = _squished_with_offsets(text)
-    needle = squish(quote)
-    at = hay.find(needle) if needle else -1
-    if at < 0:
-        return html.escape(text), False
-    first, last = offsets[at], offsets[at + len(needle) - 1] + 1
+    first, last = span
     return (html.escape(text[:first]) + '<mark id="quote">' + html.escape(text[first:last]) + "</mark>"
             + html.escape(text[last:])), True
 

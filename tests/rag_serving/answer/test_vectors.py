@@ -59,3 +59,17 @@ def test_remembered_vectors_are_returned_without_embedding(minilm):
     got = vectors(["a sentence ingest stored", "a sentence it did not"])
     assert embedder.seen == ["a sentence it did not"]
     assert np.array_equal(got[0], stored["a sentence ingest stored"])
+
+
+def test_hits_and_misses_counted_from_many_threads_add_up_to_every_lookup(minilm):
+    # /metrics reads these counts while requests run: each call counts its distinct sentences once, hit or miss.
+    vectors = SentenceVectors(minilm, maxsize=64)
+    texts = [f"counted sentence {i}" for i in range(40)]
+
+    def ask(i: int) -> None:
+        vectors([texts[(i * 7 + j) % len(texts)] for j in range(5)])
+
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(ask, range(200)))
+    hits, misses = vectors.counts()
+    assert hits + misses == 200 * 5 and misses >= len(texts)

@@ -129,3 +129,12 @@ def test_behind_a_proxy_links_use_the_public_url_and_still_open(corpus_app_db, m
         assert source["pdf"].startswith("https://rag.example.com/answers/documents/")
         # The proxy strips the prefix; the signature holds whatever host the link was given under.
         assert httpx.get(source["pdf"].replace("https://rag.example.com/answers", base)).status_code == 200
+
+
+def test_a_quote_is_located_across_line_breaks_and_case():
+    from rag_serving.api.pages import locate
+
+    text = "Leave:\r\n16 weeks  of\nparental leave. 16 WEEKS of parental leave."
+    assert locate(text, "16 weeks of parental leave.") == (8, 36)  # the exact-case match, spanning the line break
+    assert locate(text, "16 Weeks Of Parental Leave") == (8, 35)  # any case when no exact match
+    assert locate(text, "17 weeks") is None and locate(text, "  ") is None
