@@ -158,7 +158,9 @@ def coverage(question: QuestionProfile, found: set[str]) -> float:
     """Share of the question's key terms present; years and identifiers weigh double."""
     if not question.key_terms:
         return 0.0
-    weights = {t: (2.0 if t in question.strict_terms else 1.0) for t in question.key_terms}
+    # Key terms are stems and strict terms are words: "officer" weighs double as its stem "offic".
+    strict = {stem(t) for t in question.strict_terms} | set(question.strict_terms)
+    weights = {t: (2.0 if t in strict else 1.0) for t in question.key_terms}
     return sum(w for t, w in weights.items() if t in found) / sum(weights.values())
 
 

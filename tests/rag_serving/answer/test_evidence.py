@@ -67,6 +67,13 @@ def test_coverage_weighs_strict_terms_double():
     assert coverage(q, {"e-104"}) == 2 / 4
 
 
+def test_a_strict_name_weighs_double_under_its_stem():
+    # key terms extens, north, yard, safeti, offic; strict: north, yard, safety, officer → weights 1+2+2+2+2 = 9
+    q = profile("What is the extension for the North Yard Safety Officer?")
+    assert coverage(q, {"extens", "safeti", "offic"}) == 5 / 9
+    assert coverage(q, {"north", "yard"}) == 4 / 9
+
+
 def test_semantic_maps_cosine_linearly_between_015_and_065():
     assert semantic(0.15) == 0.0 and semantic(0.65) == 1.0 and abs(semantic(0.40) - 0.5) < 1e-9
 
