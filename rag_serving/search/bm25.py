@@ -20,6 +20,12 @@ HEAD = 4
 # proving a split (a statement that fully scores HEAD × LIMIT candidates, then usually a second): 8 vs 12 ms at p50 for
 # a tenant of 10k chunks, 69 vs 31 ms for one of 100k (benchmarks.latency with and without --tenants 10).
 EVERY_POSTING_BELOW = 20_000
+# A common word with fewer postings than this many times the candidates still in the running is read whole and summed
+# with them instead of probed once per candidate (bm25_pruned.sql). A probe costs a few times what a posting read and
+# summed does, but probing drops candidates word by word while reading whole sends every candidate through one more
+# aggregate: at 100k chunks (one tenant, 100 SciFact questions) p95 was 60 ms probing every word, 47 at 1, 52 at 2,
+# 58 at 4 and 70 at 8.
+SCAN_RATIO = 1.0
 
 
 @dataclass(frozen=True)
@@ -76,10 +82,10 @@ def ordered_terms(found: Terms, k1: float) -> list[Term]:
 
 
 def top(session: Session, query: Query, filters: Filters, *, k1: float, b: float, limit: int,
-        prune: bool = True, every_posting_below: int = EVERY_POSTING_BELOW) -> Ranked:
+        prune: bool = True, every_posting_below: int = EVERY_POSTING_BELOW, scan_ratio: float = SCAN_RATIO) -> Ranked:
     """The BM25 top LIMIT, exactly as scoring every posting would rank it. prune=False reads every posting (the
     reference the tests and the benchmark compare against), as does a question whose words have fewer postings than
-    `every_posting_below`."""
+    `every_posting_below`. scan_ratio 0 probes every skipped word for each candidate; a large one reads them whole."""
     found = query.terms(session)
     ordered = ordered_terms(found, k1)
     if not ordered:
@@ -88,7 +94,7 @@ def top(session: Session, query: Query, filters: Filters, *, k1: float, b: float
     skipped = first_split(ordered, limit) if prune else 0
     run = statement(filters)
     base = {**filters.params(), "avgdl": found.avgdl, "k1": k1, "b": b, "limit": limit,
-            "head": HEAD * limit}
+            "head": HEAD * limit, "scan_ratio": scan_ratio}
     attempts = 0
     while True:
         attempts += 1
@@ -96,7 +102,7 @@ def top(session: Session, query: Query, filters: Filters, *, k1: float, b: float
         bounds = [t.bound(k1) for t in rest]
         ranked = session.execute(run, {
             **base, "essential": [t.term for t in essential], "essential_w": [t.weight for t in essential],
-            "rest": [t.term for t in rest], "rest_w": [t.weight for t in rest],
+            "rest": [t.term for t in rest], "rest_w": [t.weight for t in rest], "rest_df": [t.df for t in rest],
             "rest_after": [sum(bounds[i + 1:], 0.0) for i in range(len(rest))], "bound": sum(bounds, 0.0),
         }).fetchall()
         if not ranked or ranked[0]["id"] is not None:

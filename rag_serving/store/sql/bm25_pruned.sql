@@ -4,7 +4,9 @@
 -- (weight · (k1 + 1), which a term's tf part never reaches) is %(bound)s. A chunk holding none of the essential terms
 -- scores at most that bound; once θ, a lower bound of the LIMIT-th final score, exceeds it, no such chunk can make the
 -- top, and a candidate whose score so far plus the bound of the words still to come stays below θ cannot either. The
--- rest's postings are read by index probes for the candidates still in the running, one (term, chunk) at a time.
+-- rest's words are then added to the candidates still in the running, largest bound first, each in the cheaper of
+-- two ways: its postings read whole and summed with the candidates (while it has fewer than %(scan_ratio)s times as
+-- many postings as there are candidates), else an index probe per candidate, one (term, chunk) at a time.
 -- When θ does not exceed the bound the statement returns a single row with a NULL id, θ as its score and the number
 -- of candidates as its rank, and the caller moves common words into `essential`; with no rest it is plain BM25 over
 -- every posting. Postings are the live ones this tenant may see (row-level security) from the covering index
@@ -14,8 +16,8 @@ WITH RECURSIVE essential AS (
 ),
 -- The rest in the order they are probed, largest bound first; `after` is the summed bound of the words after it.
 rest AS (
-  SELECT * FROM unnest(%(rest)s::text[], %(rest_w)s::float8[], %(rest_after)s::float8[]) WITH ORDINALITY
-    AS r(term, w, after, step)
+  SELECT * FROM unnest(%(rest)s::text[], %(rest_w)s::float8[], %(rest_after)s::float8[], %(rest_df)s::float8[])
+    WITH ORDINALITY AS r(term, w, after, df, step)
 ),
 partial AS MATERIALIZED (
   SELECT p.chunk_id AS id, sum(e.w * bm25_tf(p.tf, p.length, %(avgdl)s, %(k1)s, %(b)s)) AS score
@@ -49,14 +51,44 @@ valid AS (
   SELECT cardinality(%(rest)s::text[]) = 0 OR (theta.n = %(limit)s AND theta.score > %(bound)s + 1e-6) AS ok
   FROM theta
 ),
--- The other candidates gain the rest's words one at a time, and drop out as soon as what they have plus what the
--- words still to come could add falls below θ.
-walk AS (
-  SELECT p.id, p.score, 1::bigint AS step
+-- The other candidates that could still make the top.
+pool AS MATERIALIZED (
+  SELECT p.id, p.score
   FROM partial p, theta
   WHERE (SELECT ok FROM valid)  -- once, before any row: an unproven split reads no further
     AND p.score + %(bound)s >= theta.score - 1e-6
     AND p.id NOT IN (SELECT id FROM head)
+),
+-- How many of the rest's words (largest bound first, so fewest postings first) are read whole: a posting read and
+-- summed costs a fraction of an index probe, so a word with fewer postings than %(scan_ratio)s times the candidates is
+-- cheaper read whole than probed for each of them. The others are probed.
+scans AS (
+  SELECT coalesce(min(step) - 1, cardinality(%(rest)s::text[])) AS n
+  FROM rest WHERE df >= %(scan_ratio)s * (SELECT count(*) FROM pool)
+),
+-- The candidates with the words read whole added, those that can no longer reach θ dropped.
+scanned AS MATERIALIZED (
+  SELECT x.id, sum(x.score) AS score
+  FROM (
+    SELECT id, score, true AS candidate FROM pool
+    UNION ALL
+    SELECT p.chunk_id, r.w * bm25_tf(p.tf, p.length, %(avgdl)s, %(k1)s, %(b)s), false
+    FROM chunk_terms p
+    JOIN rest r ON r.term = p.term
+    WHERE p.live
+      AND p.organization_id = current_setting('app.organization_id', true)
+      AND p.term = ANY(ARRAY(SELECT term FROM rest WHERE step <= (SELECT n FROM scans)))
+  ) AS x
+  GROUP BY x.id
+  HAVING bool_or(x.candidate)
+    AND sum(x.score) + coalesce((SELECT after FROM rest WHERE step = (SELECT n FROM scans)), %(bound)s)
+        >= (SELECT score FROM theta) - 1e-6
+),
+-- The rest gain the probed words one at a time, and drop out as soon as what they have plus what the words still to
+-- come could add falls below θ.
+walk AS (
+  SELECT id, score, (SELECT n FROM scans) + 1 AS step
+  FROM scanned
   UNION ALL
   SELECT w.id, w.score + coalesce(t.add, 0), w.step + 1
   FROM walk w

@@ -24,11 +24,11 @@ def load(database_url, chunks, rooftop):
     return Database(make_conninfo(database_url, user=APP_ROLE), max_size=1)
 
 
-def top(database, tenant, question, k, prune=True, every_posting_below=0):
+def top(database, tenant, question, k, prune=True, every_posting_below=0, scan_ratio=bm25.SCAN_RATIO):
     """MaxScore on these small corpora too (below EVERY_POSTING_BELOW it would read every posting)."""
     with database.session(tenant) as session:
         return bm25.top(session, Query(question, HashedTfidf()), Filters(), k1=K1, b=B, limit=k, prune=prune,
-                        every_posting_below=every_posting_below)
+                        every_posting_below=every_posting_below, scan_ratio=scan_ratio)
 
 
 def test_a_common_word_is_probed_for_the_rare_words_chunks_only_and_still_scored(database_url):
@@ -79,13 +79,15 @@ def zipf_corpus(database_url):
     database.close()
 
 
-def test_pruned_and_every_posting_rank_the_same_chunks_with_the_same_scores(zipf_corpus):
+@pytest.mark.parametrize("scan_ratio", [0.0, bm25.SCAN_RATIO, 1e9], ids=["probed", "shipped", "read-whole"])
+def test_pruned_and_every_posting_rank_the_same_chunks_with_the_same_scores(zipf_corpus, scan_ratio):
     database, questions = zipf_corpus
     paths = set()
     for tenant in (Tenant("bench", ("one",)), Tenant("bench", ("one", "two"))):
         for question in questions:
             for k in (1, 10, 50):
-                pruned, full = top(database, tenant, question, k), top(database, tenant, question, k, prune=False)
+                pruned = top(database, tenant, question, k, scan_ratio=scan_ratio)
+                full = top(database, tenant, question, k, prune=False)
                 assert [r["id"] for r in pruned.rows] == [r["id"] for r in full.rows], (question, k)
                 assert [r["score"] for r in pruned.rows] == pytest.approx([r["score"] for r in full.rows], abs=1e-9)
                 paths.add((pruned.skipped > 0, pruned.statements > 1))
