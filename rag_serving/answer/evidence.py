@@ -235,6 +235,12 @@ def quotable(body: str) -> list[tuple[int, int, str]]:
             if not INJECTION.search(text) and answer_like(text)]
 
 
+def lead_ins(body: str) -> dict[int, str]:
+    """Sentence index (as in `quotable`) → the sentence before it in the same paragraph."""
+    split = split_sentences(body)
+    return {i: split[i - 1][1] for i in range(1, len(split)) if split[i - 1][0] == split[i][0]}
+
+
 def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passages: int = 5) -> Evidence:
     """Score each of the top passages: mismatch × kind × (½ coverage + ½ semantic).
 
@@ -271,8 +277,12 @@ def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passa
         age = SUPERSEDED_FACTOR if hit.document_id in old else 1.0
         score = age * (0.0 if missing else 1.0) * (1.0 if kind_ok else 0.5) * (0.5 * cov + 0.5 * semantic(best_cos))
         evidence.passages.append(PassageEvidence(hit, rank, cov, kind_ok, missing, best_cos, score))
+        before = lead_ins(hit.body)
         for c in mine:
-            c.coverage = coverage(q, stems(c.text))
+            # A sentence is read with the one before it in its paragraph, which often names what it is about:
+            # "Core time runs from 10:00 to 15:00" after "Office-based teams at HQ operate flexible hours around core
+            # time", a table's "Response 15 minutes, target resolution 4 hours" after "P1 - Critical: …".
+            c.coverage = coverage(q, stems(c.text) | stems(before.get(c.index, "")))
             c.kind_ok = has_kind(c.text, q.kind, q.text)
             c.score = age * (0.5 * c.coverage + 0.5 * semantic(c.cosine)) * (1.0 if c.kind_ok else 0.5)
     evidence.candidates = candidates
