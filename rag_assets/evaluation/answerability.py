@@ -17,6 +17,7 @@ from rag_assets.evaluation.scoring import judge
 from rag_assets.evaluation.training import fit_weighted
 from rag_serving.answer import selection
 from rag_serving.answer.answerability import ARTEFACT_FORMAT, FEATURE_VERSION, FEATURES, features
+from rag_serving.answer.edges import whole_sentences
 from rag_serving.answer.evidence import Evidence, assess
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.hits import Filters, Hit
@@ -112,7 +113,9 @@ def golden_examples(pipeline: Pipeline, cases: Sequence[GoldenCase], source: str
         filters = Filters(documents=case.documents) if case.documents else None
         query, _ = answerer.prepare(case.question, case.history)
         with pipeline.database.session(tenant) as session:
-            hits = answerer.searcher.search(session, query, k=answerer.context_chunks, filters=filters)
+            # As the answer step reads them: sentences the chunk window cut finished from the page.
+            hits = whole_sentences(session, answerer.searcher.search(session, query, k=answerer.context_chunks,
+                                                                     filters=filters))
         label = int(case.answerable and any(g > 0 for g in judge(hits, case)[0]))
         evidence = assess(query, hits, answerer.vectors, passages=answerer.context_chunks)
         found = Example(source, case.id, case.question, label, features(evidence))

@@ -118,12 +118,16 @@ def backfill_token_vectors(conn: psycopg.Connection, encoder) -> StepReport:
 
 def store_sentence_vectors(conn: psycopg.Connection, embedder, rows: list[dict], report: StepReport, batch: int = 64) -> None:
     """Embed and store the quotable sentences of chunk rows (id, body, body_sha256, organization_id, rooftop_id)."""
+    from rag_serving.answer.edges import cut, edge_texts, widened
     from rag_serving.answer.evidence import quotable
     from rag_serving.answer.vectors import pack, unit_vectors
 
     for offset in range(0, len(rows), batch):
         part = rows[offset : offset + batch]
-        sentences = [list(dict.fromkeys(text for _, _, text in quotable(r["body"]))) for r in part]
+        # The sentences the answer step reads: those the chunk window cut are finished from the page (answer/edges.py).
+        edges = edge_texts(conn.execute, [r["id"] for r in part if cut(r["body"])])
+        bodies = [widened(r["body"], *edges[r["id"]]) if r["id"] in edges else r["body"] for r in part]
+        sentences = [list(dict.fromkeys(text for _, _, text in quotable(body))) for body in bodies]
         distinct = list(dict.fromkeys(t for texts in sentences for t in texts))
         vectors = dict(zip(distinct, unit_vectors(embedder, distinct))) if distinct else {}
         with conn.transaction(), conn.cursor() as cur:

@@ -12,6 +12,7 @@ from rag_serving.answer import comparisons
 from rag_serving.answer.answerability import LearnedAnswerability
 from rag_serving.answer.citations import cite_pages
 from rag_serving.answer.context import balanced
+from rag_serving.answer.edges import whole_sentences
 from rag_serving.answer.evidence import Evidence, assess, profile
 from rag_serving.answer.generators import SYSTEM_PROMPT, Generator
 from rag_serving.answer.grounding import SupportCheck, check
@@ -103,6 +104,7 @@ class Answerer:
             hits = balanced(ranked, [comparisons.side_hits(side, ranked) for side in compared], self.context_chunks)
         else:
             hits = list(hits[: self.context_chunks])
+        hits = whole_sentences(session, hits)
         # The passages' sentence vectors as ingest stored them: embedding them here was most of the answer step's time.
         with tracer.start_as_current_span("rag.evidence"):
             self.vectors.remember(stored_sentence_vectors(session, self.vectors.embedder.model,

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rag_serving.answer.evidence import Evidence, assess
+from rag_serving.answer.evidence import QUANTITY, AnswerKind, Evidence, assess
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.hits import Hit
 from rag_serving.search.query import Query
@@ -18,6 +18,17 @@ class Sides:
     confidence: float  # the weakest side's, over the sides some passage holds
     scores: dict[str, float]
     lacking: tuple[str, ...]  # sides no retrieved passage is about
+
+
+# A comparison asking whether something went up or down, or naming a quantity ("did the remote work limit change"),
+# is answered on each side by a value.
+_AMOUNT = re.compile(rf"\b(?:go(?:ne|es)? (?:up|down)|went (?:up|down)|increase[ds]?|decrease[ds]?|rise|rose|risen|"
+                     rf"fall|fell|fallen|more|less|fewer|higher|lower|longer|shorter|({QUANTITY})s?)\b", re.I)
+
+
+def side_kind(question: str) -> AnswerKind | None:
+    """The kind of answer each side's quote must hold: a number when the comparison is about an amount."""
+    return "number" if _AMOUNT.search(question) else None
 
 
 def side_hits(side: str, hits: Sequence[Hit]) -> list[Hit]:

@@ -39,13 +39,13 @@ _ROLE = re.compile(r"\b(manager|officer|staff|team|department|desk|head|owner|di
                    r"provider|user|holder|person|people|anyone|someone|nobody)s?\b", re.I)
 # A quantity's noun within the first words after "what"/"which" ("what's the internal phone extension", "which error
 # codes"), or money asked about anywhere ("is there an annual pot of money for …").
-_QUANTITY = (r"percentage|percent|number|amount|fee|price|cost|rate|limit|maximum|minimum|temperature|phone|extension|"
+QUANTITY = (r"percentage|percent|number|amount|fee|price|cost|rate|limit|maximum|minimum|temperature|phone|extension|"
              r"length|(?<!dress )code|stipend|allowance|budget|deductible|match|bonus|salary|wage|hours|speed|distance|"
              r"weight|load|size|capacity|interval|duration|frequency|threshold|quota|total|age|height|width|depth|"
              r"volume|pressure|voltage")
 _NUMBER_Q = re.compile(r"\bhow (many|much|long|often|far|old|soon|large|big|heavy|fast)\b"
                        rf"|\b(what|which)(['’]s|\s+(is|are|was|were))?\s+((the|a|an|our|my|your|its|their)\s+)?"
-                       rf"([\w()'’-]+\s+){{0,3}}?({_QUANTITY})s?\b"
+                       rf"([\w()'’-]+\s+){{0,3}}?({QUANTITY})s?\b"
                        r"|\b(money|allowance|stipend|budget)\b", re.I)
 _DATE_Q = re.compile(r"^\s*when\b|\bwhat (date|day|year|month|time)\b|\bwhich (date|day|year|month)\b|\bdeadline\b", re.I)
 _REASON_Q = re.compile(r"^\s*why\b|\bwhat (was|is) the reason\b|\bhow come\b", re.I)

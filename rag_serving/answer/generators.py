@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import itertools
 import re
+from dataclasses import replace
 from collections.abc import Sequence
 from typing import Protocol
 
-from rag_serving.answer.comparisons import side_hits
-from rag_serving.answer.evidence import Candidate, Evidence, assess, coverage, has_kind, profile, semantic
+from rag_serving.answer.comparisons import side_hits, side_kind
+from rag_serving.answer.evidence import (AnswerKind, Candidate, Evidence, assess, coverage, has_kind, profile,
+                                         semantic)
 from rag_serving.answer.parts import parts, sides, topic
 from rag_serving.answer.responses import Draft, Sentence, Source
 from rag_serving.answer.selection import LearnedSelection
@@ -82,7 +84,8 @@ class ExtractiveGenerator:
             # Editions are quoted for the topic; documents compared keep the whole question's ranking, whose own
             # words ("report", "to") say what each document is asked about.
             about = topic(asked, compared) if sides(asked) else None
-            chosen = [c for c in (self._side(side, about, ranked) for side in compared) if c is not None]
+            kind = side_kind(asked)
+            chosen = [c for c in (self._side(side, about, ranked, kind) for side in compared) if c is not None]
         elif len(pieces) > 1:
             chosen = self._parts(pieces, ranked)
         else:
@@ -91,23 +94,24 @@ class ExtractiveGenerator:
         return Draft(sentences=[Sentence(text=c.text, sources=[Source.of(c.hit, c.text)]) for c in chosen],
                      generator=self.name, model=self.model)
 
-    def _side(self, side: str, about: str | None, ranked: list[Candidate]) -> Candidate | None:
+    def _side(self, side: str, about: str | None, ranked: list[Candidate], kind: AnswerKind | None) -> Candidate | None:
         """The sentence of that side's passages (`comparisons.side_hits`) that best answers the comparison's topic
-        (the first ranked without one); None when no passage is about that side."""
+        (the first ranked without one), holding `kind` if given; None when no passage is about that side."""
         mine = {h.chunk_id for h in side_hits(side, list({c.hit.chunk_id: c.hit for c in ranked}.values()))}
         own = [c for c in ranked if c.hit.chunk_id in mine]
         if not own:
             return None
-        return self._part(about, own) if about else own[0]
+        return self._part(about, own, kind) if about else own[0]
 
-    def _part(self, piece: str, ranked: list[Candidate]) -> Candidate:
+    def _part(self, piece: str, ranked: list[Candidate], kind: AnswerKind | None = None) -> Candidate:
         """The sentence that best answers one part."""
-        return max(zip(ranked, self._part_scores(piece, ranked)), key=lambda pair: pair[1])[0]
+        return max(zip(ranked, self._part_scores(piece, ranked, kind)), key=lambda pair: pair[1])[0]
 
-    def _part_scores(self, piece: str, ranked: list[Candidate]) -> list[float]:
-        """How well each sentence answers one part: that part's key terms, meaning and kind of answer, with the
-        whole question's score as context (a part such as "who runs it?" leans on the rest)."""
+    def _part_scores(self, piece: str, ranked: list[Candidate], kind: AnswerKind | None = None) -> list[float]:
+        """How well each sentence answers one part: that part's key terms, meaning and kind of answer (its own, or
+        `kind`), with the whole question's score as context (a part such as "who runs it?" leans on the rest)."""
         q = profile(piece)
+        q = replace(q, kind=kind) if kind else q
         cosines = self.vectors([c.text for c in ranked]) @ self.vectors([piece])[0]
         return [PART_WEIGHT * (0.5 * coverage(q, stems(c.text)) + 0.5 * semantic(float(cos)))
                 * (1.0 if has_kind(c.text, q.kind, q.text) else 0.5) + (1 - PART_WEIGHT) * c.score

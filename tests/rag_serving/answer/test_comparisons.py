@@ -2,7 +2,7 @@
 
 import dataclasses
 
-from rag_serving.answer.comparisons import one_side, side_hits, weigh
+from rag_serving.answer.comparisons import one_side, side_hits, side_kind, weigh
 from rag_serving.answer.vectors import SentenceVectors
 from tests.rag_serving.answer.test_evidence import hit
 
@@ -33,3 +33,9 @@ def test_a_side_no_passage_is_about_is_named_as_lacking(minilm):
                    lambda e: e.confidence)
     assert result.lacking == ("2019",) and set(result.scores) == {"2025"}
 
+
+
+def test_a_comparison_about_an_amount_asks_each_side_for_a_number():
+    assert side_kind("Did the parental leave go up or down between the 2024 and 2025 handbooks?") == "number"
+    assert side_kind("Did the remote work limit change between the 2024 and 2025 handbooks?") == "number"  # a limit
+    assert side_kind("Do the handbook and the helpdesk sheet agree on who to call?") is None

@@ -25,6 +25,21 @@ from tests.servers import free_port, serve, stop, wait_ready
 REPO = Path(__file__).resolve().parents[3]
 LEAVE = ("Full-time employees with at least six months of continuous service are entitled to 16 weeks of parental "
          "leave at full pay. The leave must be taken within 12 months of the birth.")
+def test_a_comparison_of_an_amount_quotes_a_value_from_each_side(minilm):
+    # "Go up or down" asks for an amount: the sentence on parental leave that holds none is not either side's answer,
+    # though it reads closest to the question.
+    def edition(year: str, weeks: int) -> str:
+        return (f"Your health insurance and other benefits continue unchanged during parental leave. Full-time "
+                f"employees are entitled to {weeks} weeks of parental leave at full pay.")
+    chunks = [hit("old", edition("2024", 12), title="Employee Handbook 2024", document_id="h24"),
+              hit("new", edition("2025", 16), title="Employee Handbook 2025", document_id="h25")]
+    draft = ExtractiveGenerator(SentenceVectors(minilm)).answer(
+        "Did the parental leave go up or down between the 2024 and 2025 handbooks?", chunks)
+    assert [s.text for s in draft.sentences] == [
+        "Full-time employees are entitled to 12 weeks of parental leave at full pay.",
+        "Full-time employees are entitled to 16 weeks of parental leave at full pay."]
+
+
 FORKLIFT = "Only certified operators may drive forklifts. Forklift keys are kept in the Yard Office."
 
 
