@@ -50,6 +50,27 @@ def stop(proc, timeout: float = 20) -> None:
         proc.wait(timeout)
 
 
+def stop_group(proc, timeout: float = 30) -> None:
+    """Stop a process started with start_new_session and everything it started: SIGINT, then SIGTERM, then SIGKILL
+    to the whole group, each given timeout seconds (`dagster dev` may sit on SIGINT while its code servers wind
+    down, longer on a busy machine)."""
+    import os
+    import signal
+    import subprocess
+
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            break
+        try:
+            proc.wait(timeout)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+    proc.wait(timeout)
+
+
 def wait_ready(url: str, proc=None, timeout: float = 300) -> None:
     """Poll url until it answers 200; fail at once if proc (the server's process) has exited."""
     deadline = time.time() + timeout

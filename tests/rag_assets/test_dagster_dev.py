@@ -2,7 +2,6 @@
 serves the project's definitions."""
 
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -11,7 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.servers import free_port
+from tests.servers import free_port, stop_group
 
 REPO = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -48,7 +47,6 @@ def test_plain_dagster_from_the_repository_serves_the_assets_jobs_and_checks(tmp
         # Its runs are stored in PostgreSQL under RAG_HOME: the embedded server was started there.
         assert (tmp_path / "h" / "pgdata" / "PG_VERSION").exists()
     finally:
-        os.killpg(proc.pid, signal.SIGINT)
-        proc.wait(90)
+        stop_group(proc)
         subprocess.run([sys.executable, "-m", "rag_assets.cli", "db", "stop"], env=env, cwd=REPO,
                        capture_output=True, timeout=600)

@@ -90,8 +90,10 @@ def test_query_answers_with_cited_sentences_route_confidence_and_grounding(base,
     src = sentence["sources"][0]
     assert src["file"] == f"employee-handbook-2025.pdf#page={src['page']}" and src["pages"].startswith("p")
     assert src["quote"] and src["chunk_id"]
-    # The top-level sources are the cited ones, quoting the cited passage (not the start of its chunk).
-    assert [(s["chunk_id"], s["quote"]) for s in body["sources"]] == [(src["chunk_id"], src["quote"])]
+    # The top-level sources are the cited ones, each once, quoting the cited passage (not the start of its chunk).
+    cited = [(c["chunk_id"], c["quote"]) for s in body["answer"]["sentences"] for c in s["sources"]]
+    assert [(s["chunk_id"], s["quote"]) for s in body["sources"]] == list(dict.fromkeys(cited))
+    assert body["sources"][0]["quote"] == src["quote"]
     # The response names the pipeline that produced it: the one the settings describe, as `rag ask` runs it.
     assert body["pipeline"] == SETTINGS.pipeline().digest
 
