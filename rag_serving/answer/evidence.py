@@ -40,9 +40,9 @@ _ROLE = re.compile(r"\b(manager|officer|staff|team|department|desk|head|owner|di
 # A quantity's noun within the first words after "what"/"which" ("what's the internal phone extension", "which error
 # codes"), or money asked about anywhere ("is there an annual pot of money for …").
 QUANTITY = (r"percentage|percent|number|amount|fee|price|cost|rate|limit|maximum|minimum|temperature|phone|extension|"
-             r"length|(?<!dress )code|stipend|allowance|budget|deductible|match|bonus|salary|wage|hours|speed|distance|"
-             r"weight|load|size|capacity|interval|duration|frequency|threshold|quota|total|age|height|width|depth|"
-             r"volume|pressure|voltage")
+            r"length|(?<!dress )code|stipend|allowance|budget|deductible|match|bonus|salary|wage|hours|speed|distance|"
+            r"weight|load|size|capacity|interval|duration|frequency|threshold|quota|total|age|height|width|depth|"
+            r"volume|pressure|voltage")
 _NUMBER_Q = re.compile(r"\bhow (many|much|long|often|far|old|soon|large|big|heavy|fast)\b"
                        rf"|\b(what|which)(['’]s|\s+(is|are|was|were))?\s+((the|a|an|our|my|your|its|their)\s+)?"
                        rf"([\w()'’-]+\s+){{0,3}}?({QUANTITY})s?\b"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import replace
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Protocol
 
 from rag_serving.answer.comparisons import side_hits, side_kind
