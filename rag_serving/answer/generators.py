@@ -9,8 +9,7 @@ from dataclasses import replace
 from typing import Protocol
 
 from rag_serving.answer.comparisons import side_hits, side_kind
-from rag_serving.answer.evidence import (AnswerKind, Candidate, Evidence, assess, coverage, has_kind, profile,
-                                         semantic)
+from rag_serving.answer.evidence import AnswerKind, Candidate, Evidence, assess, coverage, has_kind, profile, semantic
 from rag_serving.answer.parts import parts, sides, topic
 from rag_serving.answer.responses import Draft, Sentence, Source
 from rag_serving.answer.selection import LearnedSelection
