@@ -66,38 +66,34 @@ def artifacts_dir(settings: Settings) -> str:
     return str(settings.dagster_artifacts or settings.home / "dagster" / "storage")
 
 
-class ProjectStorage(DagsterPostgresStorage):
-    """Dagster's run, event and schedule storage at storage_url(): dagster.yaml names no environment variable, so
-    every process (webserver, daemon, run workers) finds the same database with none set."""
+class _FromSettings:
+    """A Dagster instance class configured from the project's settings, so dagster.yaml gives it no config."""
 
     @classmethod
     def config_type(cls):
         return {}
+
+
+class ProjectStorage(_FromSettings, DagsterPostgresStorage):
+    """Dagster's run, event and schedule storage at storage_url(): dagster.yaml names no environment variable, so
+    every process (webserver, daemon, run workers) finds the same database with none set."""
 
     @classmethod
     def from_config_value(cls, inst_data, config_value):
         return cls(postgres_url=storage_url(load_settings()), inst_data=inst_data)
 
 
-class ProjectArtifactStorage(LocalArtifactStorage):
+class ProjectArtifactStorage(_FromSettings, LocalArtifactStorage):
     """Dagster's local artifacts (asset outputs of the evaluation group) in artifacts_dir()."""
-
-    @classmethod
-    def config_type(cls):
-        return {}
 
     @classmethod
     def from_config_value(cls, inst_data, config_value):
         return cls(base_dir=artifacts_dir(load_settings()), inst_data=inst_data)
 
 
-class ProjectComputeLogManager(LocalComputeLogManager):
+class ProjectComputeLogManager(_FromSettings, LocalComputeLogManager):
     """Step output beside the artifacts: in docker-compose that folder is the volume the daemon's runs and the
     webserver share, so the UI shows the logs of runs it did not start."""
-
-    @classmethod
-    def config_type(cls):
-        return {}
 
     @classmethod
     def from_config_value(cls, inst_data, config_value):

@@ -9,11 +9,12 @@ from dataclasses import replace
 from typing import Protocol
 
 from rag_serving.answer.comparisons import side_hits, side_kind
+from rag_serving.answer.edges import ends_mid_sentence, opens_mid_sentence
 from rag_serving.answer.evidence import AnswerKind, Candidate, Evidence, assess, coverage, has_kind, profile, semantic
 from rag_serving.answer.parts import parts, sides, topic
 from rag_serving.answer.responses import Draft, Sentence, Source
 from rag_serving.answer.selection import LearnedSelection
-from rag_serving.answer.sentences import FINISHED, is_row, split_sentences, squish
+from rag_serving.answer.sentences import is_row, split_sentences, squish
 from rag_serving.answer.text import stems
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.hits import Hit
@@ -162,14 +163,12 @@ def distinct(chosen: list[Candidate]) -> list[Candidate]:
 
 
 def cut_at_edge(candidate: Candidate, last: int) -> bool:
-    """Whether the chunk window cut this sentence: its chunk's first sentence opening in lower case, or its last one
-    (index `last`) ending without a full stop."""
+    """Whether the chunk window cut this sentence and `edges.whole_sentences` could not finish it: its chunk's first
+    sentence opening in lower case, or its last one (index `last`) ending without a full stop."""
     text = candidate.text.strip()
     if is_row(text):
         return False  # a table row ends without a full stop; ingest keeps each row whole
-    if candidate.index == 0 and text[:1].islower():
-        return True
-    return candidate.index == last and not text.endswith(FINISHED)
+    return (candidate.index == 0 and opens_mid_sentence(text)) or (candidate.index == last and ends_mid_sentence(text))
 
 
 def _title(hit: Hit) -> str:
