@@ -23,8 +23,8 @@ EVERY_POSTING_BELOW = 20_000
 # A common word with fewer postings than this many times the candidates still in the running is read whole and summed
 # with them instead of probed once per candidate (bm25_pruned.sql). A probe costs a few times what a posting read and
 # summed does, but probing drops candidates word by word while reading whole sends every candidate through one more
-# aggregate: at 100k chunks (one tenant, 100 SciFact questions) p95 was 60 ms probing every word, 47 at 1, 52 at 2,
-# 58 at 4 and 70 at 8.
+# aggregate: at 100k chunks (one tenant, 100 SciFact questions, three one-off runs) p95 was 59-66 ms probing every
+# word, 46-48 at 1, 52-54 at 2, 52 at 3, 58 at 4 and 70 at 8.
 SCAN_RATIO = 1.0
 
 
