@@ -9,6 +9,7 @@ from typing import Literal
 
 import numpy as np
 
+from rag_serving.answer.measures import measure, written_in
 from rag_serving.answer.parts import REFERRING, missing_for, sides
 from rag_serving.answer.sentences import LEADER, split_sentences
 from rag_serving.answer.terms import contains_term, normalize, strict_identifier
@@ -141,8 +142,11 @@ def _new_to(asked: str, match: str) -> bool:
 
 
 def has_kind(text: str, kind: AnswerKind, asked: str = "") -> bool:
-    """Whether text holds the kind of answer asked for; for a person, a name or role the question itself names does
-    not count."""
+    """Whether text holds the kind of answer asked for, in the measure the question names if it names one (money,
+    a span of time, an email address); for a person, a name or role the question itself names does not count."""
+    wanted = measure(asked)
+    if wanted and not written_in(text, wanted):
+        return False
     if kind == "number":
         return bool(_NUMBER.search(text))
     if kind == "date":

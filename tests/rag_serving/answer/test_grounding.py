@@ -94,7 +94,16 @@ def test_a_quote_without_the_part_number_asked_for_is_not_shown():
     result = check(quoted("Order the replacement belt from Facilities.", body), [hit(body=body)],
                    question=profile("How much does the replacement belt cost?"))
     assert (result.passed, result.failed_check) == (False, "answers")
-    assert "no quote holds a number" in result.problems[0]
+    assert "no quote holds an amount of money" in result.problems[0]
+
+
+def test_a_number_that_is_not_money_does_not_answer_what_something_costs():
+    from rag_serving.answer.evidence import profile
+
+    body = "The belt is part X200-BLT-02 and costs $45."
+    question = profile("How much does the replacement belt cost?")
+    assert not check(quoted("The belt is part X200-BLT-02", body), [hit(body=body)], question=question).passed
+    assert check(quoted("The belt is part X200-BLT-02 and costs $45.", body), [hit(body=body)], question=question).passed
 
 
 def test_a_quote_holding_the_kind_asked_for_passes():

@@ -1,0 +1,35 @@
+from rag_serving.answer.measures import measure, written_in
+
+
+def test_a_question_names_the_measure_of_its_answer():
+    assert measure("Which email address should suppliers send their invoices to?") == "email"
+    assert measure("Is there an annual pot of money for upskilling?") == "money"
+    assert measure("How much does the gym membership cost?") == "money"
+    assert measure("How long does a refund take?") == "span"  # the time, not the money
+    assert measure("What percentage of the premium does Acme pay?") == "percent"
+    assert measure("What is the URL of the supplier portal?") == "web"
+
+
+def test_a_question_naming_no_measure_asks_for_none():
+    assert measure("How much vacation do I get?") is None  # days, counted by the number kind
+    assert measure("Which part number is the fan?") is None
+
+
+def test_money_is_a_currency_amount_not_any_number():
+    assert written_in("up to $1,800 per year", "money") and written_in("EUR 250 a year", "money")
+    assert written_in("250 euros", "money") and written_in("The course is free of charge.", "money")
+    assert not written_in("27 days of paid annual leave", "money")
+
+
+def test_a_span_is_a_count_of_time_units_or_a_range():
+    assert written_in("after 45 minutes", "span") and written_in("16 weeks of parental leave", "span")
+    assert written_in("within ten working days", "span") and written_in("a two-week period", "span")
+    assert written_in("closed from 3 March to 14 March 2025", "span")
+    assert not written_in("error E-112 at 3 K above the setpoint", "span")
+
+
+def test_an_email_address_and_a_percentage_are_written_as_such():
+    assert written_in("Send them to ap-invoices@acme-logistics.example.", "email")
+    assert not written_in("Send them to the accounts payable team.", "email")
+    assert written_in("Acme pays 80% of the premium", "percent") and written_in("four percent", "percent")
+    assert not written_in("Acme pays most of the premium", "percent")
