@@ -31,6 +31,16 @@ def side_kind(question: str) -> AnswerKind | None:
     return "number" if _AMOUNT.search(question) else None
 
 
+_VALUE = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def changed(a: str, b: str, years: Sequence[str]) -> bool:
+    """Whether two editions' sentences are one sentence whose values differ ("up to 2 days per week" in 2024, "up to 3
+    days per week" in 2025): the same words around the numbers, other numbers than the editions' own years."""
+    plain = [re.sub(rf"\b({'|'.join(map(re.escape, years))})\b", "YEAR", t) if years else t for t in (a, b)]
+    return plain[0] != plain[1] and _VALUE.sub("#", plain[0]) == _VALUE.sub("#", plain[1])
+
+
 def side_hits(side: str, hits: Sequence[Hit]) -> list[Hit]:
     """The hits of that side's edition (its title or file name names the year), else the hits mentioning it."""
     named = [h for h in hits if side in f"{h.title} {h.source_path}".lower()]

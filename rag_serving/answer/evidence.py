@@ -48,6 +48,9 @@ _NUMBER_Q = re.compile(r"\bhow (many|much|long|often|far|old|soon|large|big|heav
                        rf"|\b(what|which)(['’]s|\s+(is|are|was|were))?\s+((the|a|an|our|my|your|its|their)\s+)?"
                        rf"([\w()'’-]+\s+){{0,3}}?({QUANTITY})s?\b"
                        r"|\b(money|allowance|stipend|budget)\b", re.I)
+# A cross-reference's number points elsewhere and is not an amount: "the rules in section 2.4 continue to apply".
+_REFERENCE = re.compile(r"(\b(sections?|chapters?|clauses?|articles?|pages?|pp?\.|appendix|annex|tables?|figures?|fig\.|"
+                        r"steps?|paragraphs?|items?)|§)\s*\d+(\.\d+)*[a-z]?\b", re.I)
 _DATE_Q = re.compile(r"^\s*when\b|\bwhat (date|day|year|month|time)\b|\bwhich (date|day|year|month)\b|\bdeadline\b", re.I)
 _REASON_Q = re.compile(r"^\s*why\b|\bwhat (was|is) the reason\b|\bhow come\b", re.I)
 _REASON = re.compile(r"\b(because|due to|owing to|so that|in order to|as a result|reason|since|to (avoid|prevent|protect|"
@@ -148,7 +151,7 @@ def has_kind(text: str, kind: AnswerKind, asked: str = "") -> bool:
     if wanted and not written_in(text, wanted):
         return False
     if kind == "number":
-        return bool(_NUMBER.search(text))
+        return bool(_NUMBER.search(_REFERENCE.sub(" ", text)))
     if kind == "date":
         return bool(_DATE.search(text))
     if kind == "person":

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Protocol
 
-from rag_serving.answer.comparisons import side_hits, side_kind
+from rag_serving.answer.comparisons import changed, side_hits, side_kind
 from rag_serving.answer.edges import ends_mid_sentence, opens_mid_sentence
 from rag_serving.answer.evidence import AnswerKind, Candidate, Evidence, assess, coverage, has_kind, profile, semantic
 from rag_serving.answer.parts import parts, sides, topic
@@ -85,7 +85,8 @@ class ExtractiveGenerator:
             # words ("report", "to") say what each document is asked about.
             about = topic(asked, compared) if sides(asked) else None
             kind = side_kind(asked)
-            chosen = [c for c in (self._side(side, about, ranked, kind) for side in compared) if c is not None]
+            chosen = (about and self._change(compared, about, ranked, kind)) or \
+                [c for c in (self._side(side, about, ranked, kind) for side in compared) if c is not None]
         elif len(pieces) > 1:
             chosen = self._parts(pieces, ranked)
         else:
@@ -93,6 +94,21 @@ class ExtractiveGenerator:
         chosen = distinct(chosen)
         return Draft(sentences=[Sentence(text=c.text, sources=[Source.of(c.hit, c.text)]) for c in chosen],
                      generator=self.name, model=self.model)
+
+    def _change(self, compared: Sequence[str], about: str, ranked: list[Candidate],
+                kind: AnswerKind | None) -> list[Candidate] | None:
+        """Two editions' versions of one sentence whose values differ, both on the topic (holding a word of it): what
+        changed is what a comparison of editions asks. The best-scoring such pair; None when there is none."""
+        if len(compared) != 2:
+            return None
+        q = profile(about)
+        own = []
+        for side in compared:
+            mine = {h.chunk_id for h in side_hits(side, list({c.hit.chunk_id: c.hit for c in ranked}.values()))}
+            cands = [c for c in ranked if c.hit.chunk_id in mine and coverage(q, stems(c.text)) > 0]
+            own.append(list(zip(cands, self._part_scores(about, cands, kind))) if cands else [])
+        pairs = [(sa + sb, [a, b]) for a, sa in own[0] for b, sb in own[1] if changed(a.text, b.text, compared)]
+        return max(pairs, key=lambda pair: pair[0])[1] if pairs else None
 
     def _side(self, side: str, about: str | None, ranked: list[Candidate], kind: AnswerKind | None) -> Candidate | None:
         """The sentence of that side's passages (`comparisons.side_hits`) that best answers the comparison's topic

@@ -2,7 +2,7 @@
 
 import dataclasses
 
-from rag_serving.answer.comparisons import one_side, side_hits, side_kind, weigh
+from rag_serving.answer.comparisons import changed, one_side, side_hits, side_kind, weigh
 from rag_serving.answer.vectors import SentenceVectors
 from tests.rag_serving.answer.test_evidence import hit
 
@@ -33,6 +33,18 @@ def test_a_side_no_passage_is_about_is_named_as_lacking(minilm):
                    lambda e: e.confidence)
     assert result.lacking == ("2019",) and set(result.scores) == {"2025"}
 
+
+def test_one_sentence_with_another_value_is_a_change_and_the_editions_own_years_are_not():
+    years = ("2024", "2025")
+    assert changed("Staff may work remotely for up to 2 days per week.",
+                   "Staff may work remotely for up to 3 days per week.", years)
+    assert changed("The budget is $1,200 a year.", "The budget is $1,800 a year.", years)
+    assert not changed("Staff may work remotely for up to 2 days per week.",
+                       "Staff may work remotely for up to 2 days per week.", years)  # unchanged
+    assert not changed("This 2024 edition takes effect on 1 February 2024.",
+                       "This 2025 edition takes effect on 1 February 2025.", years)  # only the edition's year
+    assert not changed("Staff may work remotely for up to 2 days per week.",
+                       "Staff may work from another state for up to 30 days.", years)  # another sentence
 
 
 def test_a_comparison_about_an_amount_asks_each_side_for_a_number():

@@ -38,6 +38,12 @@ def test_a_quantity_named_after_what_asks_for_a_number_and_a_dress_code_does_not
     assert profile("What is the process for changing the code of conduct?").kind == "any"
 
 
+def test_a_cross_reference_is_not_the_number_asked_for():
+    assert not has_kind("The remote work rules in section 2.4 continue to apply.", "number")
+    assert not has_kind("See page 7 and Table 3.", "number")
+    assert has_kind("Section 2.4 allows up to 3 remote days.", "number")
+
+
 def test_has_kind_finds_numbers_dates_and_names():
     assert has_kind("up to sixteen weeks", "number") and not has_kind("as agreed", "number")
     assert has_kind("ends on 31 March", "date") and not has_kind("ends soon", "date")

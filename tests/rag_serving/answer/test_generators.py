@@ -203,6 +203,22 @@ def test_the_same_sentence_in_two_editions_is_quoted_from_each(minilm):
     assert [s.sources[0].chunk_id for s in draft.sentences] == ["old", "new"]
 
 
+def test_a_comparison_of_editions_quotes_the_sentence_that_changed(minilm):
+    # The out-of-state rule names remote work as the question does and is the same in both editions; the limit
+    # sentence, whose value changed, is what "did it change" asks for.
+    def edition(days: int) -> str:
+        return ("Working remotely from another US state for more than 30 consecutive days requires approval. "
+                f"Employees in eligible office-based roles may work remotely for up to {days} days per week. "
+                "The on-call allowance is paid monthly.")
+    chunks = [hit("old", edition(2), title="Employee Handbook 2024", document_id="h24"),
+              hit("new", edition(3), title="Employee Handbook 2025", document_id="h25")]
+    draft = ExtractiveGenerator(SentenceVectors(minilm)).answer(
+        "Did the remote work limit change between the 2024 and 2025 handbooks?", chunks)
+    assert [s.text for s in draft.sentences] == [
+        "Employees in eligible office-based roles may work remotely for up to 2 days per week.",
+        "Employees in eligible office-based roles may work remotely for up to 3 days per week."]
+
+
 def test_each_part_of_a_two_part_question_gets_its_own_quote(minilm):
     # The carry-over sentence also mentions vacation days, so it scored best for both parts and the number of days
     # went unquoted; each part now takes its own sentence, the pair with the best total.
