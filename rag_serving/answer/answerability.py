@@ -8,7 +8,7 @@ from rag_serving.answer.evidence import Evidence
 from rag_serving.models.artefacts import ShippedModel
 
 ARTEFACT_FORMAT = "rag-answerability/1"
-FEATURE_VERSION = 2  # 2: a sentence's coverage reads the sentence before it; strict terms weigh double as stems
+FEATURE_VERSION = 3  # 3: a sentence's coverage reads its document's title; 2: the sentence before it, strict terms as stems
 KINDS = ("number", "date", "person", "reason", "any")
 FEATURES = (
     "formula",  # the hand-set evidence score (evidence.assess), kept as one input

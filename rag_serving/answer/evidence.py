@@ -96,6 +96,13 @@ def proper_names(text: str) -> list[str]:
     return names
 
 
+def identifiers(text: str) -> list[str]:
+    """The codes a normalized text names (part numbers, error codes, forms: letters and digits mixed), as strict
+    terms; not years, not amounts."""
+    return [ident for m in _IDENTIFIER.finditer(text)
+            if not _YEAR.fullmatch(m.group(0)) and (ident := strict_identifier(text, m.start(), m.end()))]
+
+
 def profile(question: str) -> QuestionProfile:
     # "what's" and "Acme's" lose the 's so the stopword and question-word lists see the word itself.
     tokens = [re.sub(r"['’]s$", "", w.lower()) for w in words(question)]
@@ -104,9 +111,7 @@ def profile(question: str) -> QuestionProfile:
     key = tuple(dict.fromkeys(stem(t) for t in content))
     plain = normalize(question)  # "10‑K" with a non-breaking hyphen is the identifier 10-K
     strict = tuple(dict.fromkeys(
-        [m.group(0).lower() for m in _YEAR.finditer(question)]
-        + [ident for m in _IDENTIFIER.finditer(plain)
-           if not _YEAR.fullmatch(m.group(0)) and (ident := strict_identifier(plain, m.start(), m.end()))]
+        [m.group(0).lower() for m in _YEAR.finditer(question)] + identifiers(plain)
         + [w.lower() for w in proper_names(question)]
     ))
     if _NUMBER_Q.search(question):
@@ -285,11 +290,12 @@ def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passa
         score = age * (0.0 if missing else 1.0) * (1.0 if kind_ok else 0.5) * (0.5 * cov + 0.5 * semantic(best_cos))
         evidence.passages.append(PassageEvidence(hit, rank, cov, kind_ok, missing, best_cos, score))
         before = lead_ins(hit.body)
+        titled = stems(hit.title)
         for c in mine:
             # A sentence is read with the one before it in its paragraph, which often names what it is about:
             # "Core time runs from 10:00 to 15:00" after "Office-based teams at HQ operate flexible hours around core
             # time", a table's "Response 15 minutes, target resolution 4 hours" after "P1 - Critical: …".
-            c.coverage = coverage(q, stems(c.text) | stems(before.get(c.index, "")))
+            c.coverage = coverage(q, stems(c.text) | stems(before.get(c.index, "")) | titled)
             c.kind_ok = has_kind(c.text, q.kind, q.text)
             c.score = age * (0.5 * c.coverage + 0.5 * semantic(c.cosine)) * (1.0 if c.kind_ok else 0.5)
     evidence.candidates = candidates

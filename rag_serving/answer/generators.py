@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -10,11 +9,22 @@ from typing import Protocol
 
 from rag_serving.answer.comparisons import changed, side_hits, side_kind
 from rag_serving.answer.edges import ends_mid_sentence, opens_mid_sentence
-from rag_serving.answer.evidence import AnswerKind, Candidate, Evidence, assess, coverage, has_kind, profile, semantic
-from rag_serving.answer.parts import parts, sides, topic
+from rag_serving.answer.evidence import (
+    AnswerKind,
+    Candidate,
+    Evidence,
+    assess,
+    coverage,
+    has_kind,
+    identifiers,
+    profile,
+    semantic,
+)
+from rag_serving.answer.parts import parts, refers, sides, topic
 from rag_serving.answer.responses import Draft, Sentence, Source
 from rag_serving.answer.selection import LearnedSelection
 from rag_serving.answer.sentences import is_row, split_sentences, squish
+from rag_serving.answer.terms import normalize
 from rag_serving.answer.text import stems
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.hits import Hit
@@ -136,20 +146,37 @@ class ExtractiveGenerator:
     def _parts(self, pieces: Sequence[str], ranked: list[Candidate]) -> list[Candidate]:
         """A quote for each part, each its own: the distinct sentences with the highest total score over the parts
         (each part's best few considered). One sentence that scores best for two parts answers the part it fits
-        better; the other part takes its own next best."""
-        options = []
-        for piece in pieces:
-            scores = self._part_scores(piece, ranked)
-            options.append(sorted(zip(scores, range(len(ranked))), reverse=True)[:PART_OPTIONS])
-        best, chosen = None, None
-        for combo in itertools.product(*options):
-            texts = [ranked[i].text for _, i in combo]
-            if len(set(texts)) < len(texts):
-                continue
-            total = sum(score for score, _ in combo)
-            if best is None or total > best:
-                best, chosen = total, [ranked[i] for _, i in combo]
-        return chosen or [ranked[top[0][1]] for top in options]
+        better; the other part takes its own next best. A part referring back ("how often is that part replaced?")
+        is asked about the codes the quote before it names ("… replace fan assembly X200-FAN-12")."""
+        plain = [self._part_scores(piece, ranked) for piece in pieces]
+        asked = {t for piece in pieces for t in identifiers(normalize(piece))}
+        cache: dict[tuple[int, int | None], list[tuple[float, int]]] = {}
+
+        def options(i: int, before: int | None) -> list[tuple[float, int]]:
+            named = [] if before is None or not refers(pieces[i]) else \
+                [t for t in dict.fromkeys(identifiers(normalize(ranked[before].text))) if t not in asked]
+            key = (i, before if named else None)
+            if key not in cache:
+                scores = self._part_scores(f"{pieces[i]} {' '.join(named)}", ranked) if named else plain[i]
+                cache[key] = sorted(zip(scores, range(len(ranked))), reverse=True)[:PART_OPTIONS]
+            return cache[key]
+
+        best: tuple[float, list[int]] | None = None
+
+        def search(i: int, total: float, picked: list[int]) -> None:
+            nonlocal best
+            if i == len(pieces):
+                if best is None or total > best[0]:
+                    best = (total, picked)
+                return
+            for score, j in options(i, picked[-1] if picked else None):
+                if ranked[j].text not in {ranked[k].text for k in picked}:
+                    search(i + 1, total + score, [*picked, j])
+
+        search(0, 0.0, [])
+        if best is None:
+            return [ranked[options(i, None)[0][1]] for i in range(len(pieces))]
+        return [ranked[j] for j in best[1]]
 
     def _best(self, ranked: list[Candidate]) -> list[Candidate]:
         chosen = [ranked[0]]

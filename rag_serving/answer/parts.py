@@ -40,14 +40,15 @@ def parts(question: str) -> list[str]:
     return [p if p.endswith("?") else f"{p}?" for p in pieces]
 
 
+def refers(piece: str) -> bool:
+    """Whether a part leans on what came before it ("how long does it last?", "how often is that part replaced?")."""
+    return bool(set(re.findall(r"[a-z]+", piece.lower())) & REFERRING)
+
+
 def standalone(pieces: Sequence[str]) -> list[str]:
     """Each part as a question of its own: a part referring back ("how long does it last?") carries the parts
     before it, which say what "it" is."""
-    out = []
-    for i, piece in enumerate(pieces):
-        refers = bool(set(re.findall(r"[a-z]+", piece.lower())) & REFERRING)
-        out.append(" ".join(pieces[: i + 1]) if refers and i else piece)
-    return out
+    return [" ".join(pieces[: i + 1]) if i and refers(piece) else piece for i, piece in enumerate(pieces)]
 
 
 def sides(question: str, titles: Iterable[str] = ()) -> tuple[str, ...]:

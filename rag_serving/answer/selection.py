@@ -12,7 +12,7 @@ from rag_serving.answer.text import words
 from rag_serving.models.artefacts import ShippedModel
 
 ARTEFACT_FORMAT = "rag-answer-selection/1"
-FEATURE_VERSION = 2  # 2: a sentence's coverage reads the sentence before it; strict terms weigh double as stems
+FEATURE_VERSION = 3  # 3: a sentence's coverage reads its document's title; 2: the sentence before it, strict terms as stems
 FEATURES = (
     "score",  # the hand-set sentence score, kept as one input
     "cosine", "cosine_rank", "cosine_behind",  # its meaning against the question, and against the best sentence's

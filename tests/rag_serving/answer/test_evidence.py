@@ -38,6 +38,15 @@ def test_a_quantity_named_after_what_asks_for_a_number_and_a_dress_code_does_not
     assert profile("What is the process for changing the code of conduct?").kind == "any"
 
 
+def test_a_sentence_is_read_with_its_documents_title(minilm):
+    # "X200" is in the title, so the row about the error code covers the question as well as a sentence naming X200.
+    body = "Use only genuine X200 parts.\n\nCode: E-106 | Meaning: Condenser fan failure."
+    found = assess(Query("What does E-106 mean on the X200?", minilm), [hit(body, title="X200 Product Manual")],
+                   SentenceVectors(minilm))
+    by_text = {c.text[:10]: c.coverage for c in found.candidates}
+    assert by_text["Code: E-10"] == 1.0 > by_text["Use only g"]
+
+
 def test_a_cross_reference_is_not_the_number_asked_for():
     assert not has_kind("The remote work rules in section 2.4 continue to apply.", "number")
     assert not has_kind("See page 7 and Table 3.", "number")

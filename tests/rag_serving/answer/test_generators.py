@@ -219,6 +219,21 @@ def test_a_comparison_of_editions_quotes_the_sentence_that_changed(minilm):
         "Employees in eligible office-based roles may work remotely for up to 3 days per week."]
 
 
+def test_a_part_referring_back_is_answered_about_the_code_the_first_part_was_answered_with(minilm):
+    # "That part" is the fan assembly the error code's row names; the other parts rows answer "how often … replaced"
+    # as well, and the general advice reads closest to "which spare part do I need".
+    body = ("Use only genuine X200 parts.\n\n"
+            "Code: E-106 | Meaning: Condenser fan failure | What to do: replace fan assembly X200-FAN-12.\n\n"
+            "Part number: X200-GSK-09 | Description: Service panel gasket set | Replacement interval: 1 year\n\n"
+            "Part number: X200-FAN-12 | Description: Condenser fan assembly | Replacement interval: 3 years")
+    draft = ExtractiveGenerator(SentenceVectors(minilm)).answer(
+        "The X200 is showing E-106. Which spare part do I need and how often is that part normally replaced?",
+        [hit("m", body, title="X200 Product Manual", document_id="m")])
+    assert [s.text for s in draft.sentences] == [
+        "Code: E-106 | Meaning: Condenser fan failure | What to do: replace fan assembly X200-FAN-12.",
+        "Part number: X200-FAN-12 | Description: Condenser fan assembly | Replacement interval: 3 years"]
+
+
 def test_each_part_of_a_two_part_question_gets_its_own_quote(minilm):
     # The carry-over sentence also mentions vacation days, so it scored best for both parts and the number of days
     # went unquoted; each part now takes its own sentence, the pair with the best total.
