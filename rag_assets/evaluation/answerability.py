@@ -117,7 +117,7 @@ def golden_examples(pipeline: Pipeline, cases: Sequence[GoldenCase], source: str
             hits = whole_sentences(session, answerer.searcher.search(session, query, k=answerer.context_chunks,
                                                                      filters=filters))
         label = int(case.answerable and any(g > 0 for g in judge(hits, case)[0]))
-        evidence = assess(query, hits, answerer.vectors, passages=answerer.context_chunks)
+        evidence = assess(query, hits, answerer.vectors, passages=answerer.context_chunks, owner=tenant.organization_id)
         found = Example(source, case.id, case.question, label, features(evidence))
         out.append(with_sentences(found, evidence, case.answer_must_include))
     return out

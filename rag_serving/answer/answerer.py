@@ -109,10 +109,11 @@ class Answerer:
         with tracer.start_as_current_span("rag.evidence"):
             self.vectors.remember(stored_sentence_vectors(session, self.vectors.embedder.model,
                                                           [h.chunk_id for h in hits]))
-            evidence = assess(query, hits, self.vectors)
+            owner = session.tenant.organization_id
+            evidence = assess(query, hits, self.vectors, owner=owner)
             evidence.asked = question
             confidence = self._confidence(evidence) if hits else evidence.confidence
-            weighed = comparisons.weigh(query.text, compared, hits, self.vectors, self._confidence) \
+            weighed = comparisons.weigh(query.text, compared, hits, self.vectors, self._confidence, owner) \
                 if compared and hits else None
         if weighed and weighed.scores and sides(question):
             # No passage holds both editions: each side is weighed against its own passages, the same question
@@ -156,7 +157,7 @@ class Answerer:
                 draft = self.generator.answer(query.text, hits, evidence=evidence)
             else:
                 # Evidence was weighed on the chunks; with parent sections the generator picks from the larger context.
-                wider = assess(query, context, self.vectors) if self.generator.reads_evidence else None
+                wider = assess(query, context, self.vectors, owner=owner) if self.generator.reads_evidence else None
                 if wider is not None:
                     wider.asked = question
                 draft = self.generator.answer(query.text, context, evidence=wider)
@@ -177,7 +178,7 @@ class Answerer:
         # The kind of answer and the strict terms are the user's question's, not the history searched with it.
         with tracer.start_as_current_span("rag.ground") as span:
             grounding = check(draft, citable, system_prompt=SYSTEM_PROMPT, support=self.support,
-                              question=profile(question) if history else evidence.question)
+                              question=profile(question, owner) if history else evidence.question)
             span.set_attributes({"rag.grounding.passed": grounding.passed,
                                  "rag.grounding.failed_check": grounding.failed_check or ""})
         if grounding.passed or not self.routing:

@@ -56,7 +56,7 @@ def one_side(question: str, side: str, compared: Sequence[str]) -> str:
 
 
 def weigh(question: str, compared: Sequence[str], hits: Sequence[Hit], vectors: SentenceVectors,
-          confidence: Callable[[Evidence], float]) -> Sides:
+          confidence: Callable[[Evidence], float], owner: str = "") -> Sides:
     """Each side's question against that side's passages, scored as any question is."""
     scores, lacking = {}, []
     for side in compared:
@@ -65,5 +65,5 @@ def weigh(question: str, compared: Sequence[str], hits: Sequence[Hit], vectors: 
             lacking.append(side)
             continue
         query = Query(one_side(question, side, compared), vectors.embedder)
-        scores[side] = confidence(assess(query, mine, vectors))
+        scores[side] = confidence(assess(query, mine, vectors, owner=owner))
     return Sides(min(scores.values(), default=0.0), scores, tuple(lacking))

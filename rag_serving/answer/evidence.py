@@ -103,7 +103,9 @@ def identifiers(text: str) -> list[str]:
             if not _YEAR.fullmatch(m.group(0)) and (ident := strict_identifier(text, m.start(), m.end()))]
 
 
-def profile(question: str) -> QuestionProfile:
+def profile(question: str, owner: str = "") -> QuestionProfile:
+    """owner: the asking organization's id; its own name is no strict term, as every passage it can read is its own
+    ("What prefix do Acme asset tag numbers start with?" is answered by a sheet that never says "Acme")."""
     # "what's" and "Acme's" lose the 's so the stopword and question-word lists see the word itself.
     tokens = [re.sub(r"['’]s$", "", w.lower()) for w in words(question)]
     stop = stop_words()
@@ -112,7 +114,7 @@ def profile(question: str) -> QuestionProfile:
     plain = normalize(question)  # "10‑K" with a non-breaking hyphen is the identifier 10-K
     strict = tuple(dict.fromkeys(
         [m.group(0).lower() for m in _YEAR.finditer(question)] + identifiers(plain)
-        + [w.lower() for w in proper_names(question)]
+        + [w.lower() for w in proper_names(question) if w.lower() not in re.split(r"[-_\s]+", owner.lower())]
     ))
     if _NUMBER_Q.search(question):
         kind: AnswerKind = "number"
@@ -134,8 +136,10 @@ _HEADING = re.compile(r"^\d+(\.\d+)*\s+\S")
 
 
 def answer_like(sentence: str) -> bool:
-    """Whether a sentence could answer anything: not a contents line with dot leaders, not a bare numbered heading."""
-    if _LEADERS.search(sentence):
+    """Whether a sentence could answer anything: not a contents line with dot leaders, not a bare numbered heading,
+    not a Markdown heading, not a question (an FAQ's "What are your standard payment terms?" asks, it does not
+    answer)."""
+    if _LEADERS.search(sentence) or sentence.lstrip().startswith("#") or sentence.rstrip().endswith("?"):
         return False
     n = len(words(sentence))
     if n < 3:
@@ -253,7 +257,8 @@ def lead_ins(body: str) -> dict[int, str]:
     return {i: split[i - 1][1] for i in range(1, len(split)) if split[i - 1][0] == split[i][0]}
 
 
-def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passages: int = 5) -> Evidence:
+def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passages: int = 5,
+           owner: str = "") -> Evidence:
     """Score each of the top passages: mismatch × kind × (½ coverage + ½ semantic).
 
     coverage: share of the question's key terms in the passage (with its title and heading);
@@ -261,9 +266,10 @@ def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passa
     kind: 1 when the passage holds the kind of answer asked for (a number for "how many", a date for "when"), else 0.5;
     mismatch: 0 when a year or identifier the question names is missing from the passage, its title and its file name
     (for a comparison of years, one of the years compared is enough);
-    an edition replaced by a later one with the same title scores ×0.8 unless the question names its year.
+    an edition replaced by a later one with the same title scores ×0.8 unless the question names its year;
+    owner: the asking organization (`profile`).
     """
-    q = profile(query.text)
+    q = profile(query.text, owner)
     compared = sides(query.text, [h.title for h in hits])
     evidence = Evidence(q)
     top = list(hits[:passages])

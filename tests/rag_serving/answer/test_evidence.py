@@ -47,6 +47,19 @@ def test_a_sentence_is_read_with_its_documents_title(minilm):
     assert by_text["Code: E-10"] == 1.0 > by_text["Use only g"]
 
 
+def test_the_asking_organizations_own_name_is_no_strict_term():
+    question = "What prefix do Acme asset tag numbers start with?"
+    assert "acme" in profile(question).strict_terms
+    assert "acme" not in profile(question, owner="acme").strict_terms
+    assert "globex" in profile("Does Globex sell X200 units?", owner="acme").strict_terms  # another company is
+
+
+def test_a_question_or_a_markdown_heading_answers_nothing():
+    assert not answer_like("What are your standard payment terms?")
+    assert not answer_like("### Standard payment terms for suppliers")
+    assert answer_like("Our standard payment terms are net 45 days.")
+
+
 def test_a_cross_reference_is_not_the_number_asked_for():
     assert not has_kind("The remote work rules in section 2.4 continue to apply.", "number")
     assert not has_kind("See page 7 and Table 3.", "number")
