@@ -34,11 +34,18 @@ def side_kind(question: str) -> AnswerKind | None:
 _VALUE = re.compile(r"\d+(?:[.,]\d+)*")
 
 
-def changed(a: str, b: str, years: Sequence[str]) -> bool:
-    """Whether two editions' sentences are one sentence whose values differ ("up to 2 days per week" in 2024, "up to 3
-    days per week" in 2025): the same words around the numbers, other numbers than the editions' own years."""
-    plain = [re.sub(rf"\b({'|'.join(map(re.escape, years))})\b", "YEAR", t) if years else t for t in (a, b)]
-    return plain[0] != plain[1] and _VALUE.sub("#", plain[0]) == _VALUE.sub("#", plain[1])
+def shape(text: str, years: Sequence[str]) -> tuple[str, str]:
+    """A sentence with the editions' own years masked, and the same with every number masked: two editions' versions
+    of one sentence share the second (`changed`)."""
+    plain = re.sub(rf"\b({'|'.join(map(re.escape, years))})\b", "YEAR", text) if years else text
+    return plain, _VALUE.sub("#", plain)
+
+
+def changed(a: tuple[str, str], b: tuple[str, str]) -> bool:
+    """Whether two editions' sentences, as `shape` gives them, are one sentence whose values differ ("up to 2 days per
+    week" in 2024, "up to 3 days per week" in 2025): the same words around the numbers, other numbers than the
+    editions' own years."""
+    return a[0] != b[0] and a[1] == b[1]
 
 
 def side_hits(side: str, hits: Sequence[Hit]) -> list[Hit]:

@@ -9,7 +9,7 @@ from typing import Literal
 
 import numpy as np
 
-from rag_serving.answer.measures import measure, written_in
+from rag_serving.answer import measures
 from rag_serving.answer.parts import REFERRING, missing_for, sides
 from rag_serving.answer.sentences import LEADER, split_sentences
 from rag_serving.answer.terms import contains_term, normalize, strict_identifier
@@ -77,6 +77,7 @@ class QuestionProfile:
     kind: AnswerKind
     injection: bool
     referring: bool  # leans on an earlier turn ("does that apply …")
+    measure: str | None = None  # what the answer must be written in, if the question names it (`measures.measure`)
 
     @property
     def vague(self) -> bool:
@@ -127,7 +128,7 @@ def profile(question: str, owner: str = "") -> QuestionProfile:
     else:
         kind = "any"
     return QuestionProfile(question, key, strict, kind, bool(INJECTION.search(question)),
-                           bool(set(tokens[:4]) & REFERRING) and len(key) <= 3)
+                           bool(set(tokens[:4]) & REFERRING) and len(key) <= 3, measures.measure(question))
 
 
 # Dot leaders as printed, or as ingest writes them (sentences.LEADER) before a page number.
@@ -153,11 +154,11 @@ def _new_to(asked: str, match: str) -> bool:
     return bool(set(words(match.lower())) - set(words(asked.lower())))
 
 
-def has_kind(text: str, kind: AnswerKind, asked: str = "") -> bool:
-    """Whether text holds the kind of answer asked for, in the measure the question names if it names one (money,
-    a span of time, an email address); for a person, a name or role the question itself names does not count."""
-    wanted = measure(asked)
-    if wanted and not written_in(text, wanted):
+def has_kind(text: str, kind: AnswerKind, asked: str = "", wanted: str | None = None) -> bool:
+    """Whether text holds the kind of answer asked for, in the measure the question names if it names one (`wanted`,
+    the profile's: money, a span of time, an email address); for a person, a name or role the question itself names
+    does not count."""
+    if wanted and not measures.written_in(text, wanted):
         return False
     if kind == "number":
         return bool(_NUMBER.search(_REFERENCE.sub(" ", text)))
@@ -289,7 +290,9 @@ def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passa
         lowered = context.lower()
         missing = missing_for([t for t in q.strict_terms if not contains_term(lowered, t)], compared)
         mine = [c for c in candidates if c.rank == rank]
-        kind_ok = any(has_kind(c.text, q.kind, q.text) for c in mine) if mine else False
+        for c in mine:
+            c.kind_ok = has_kind(c.text, q.kind, q.text, q.measure)
+        kind_ok = any(c.kind_ok for c in mine)
         best_cos = max((c.cosine for c in mine), default=0.0)
         cov = coverage(q, found)
         age = SUPERSEDED_FACTOR if hit.document_id in old else 1.0
@@ -302,7 +305,6 @@ def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passa
             # "Core time runs from 10:00 to 15:00" after "Office-based teams at HQ operate flexible hours around core
             # time", a table's "Response 15 minutes, target resolution 4 hours" after "P1 - Critical: …".
             c.coverage = coverage(q, stems(c.text) | stems(before.get(c.index, "")) | titled)
-            c.kind_ok = has_kind(c.text, q.kind, q.text)
             c.score = age * (0.5 * c.coverage + 0.5 * semantic(c.cosine)) * (1.0 if c.kind_ok else 0.5)
     evidence.candidates = candidates
     evidence.union_coverage = coverage(q, seen)

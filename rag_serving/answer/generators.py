@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Protocol
 
-from rag_serving.answer.comparisons import changed, side_hits, side_kind
+from rag_serving.answer.comparisons import changed, shape, side_hits, side_kind
 from rag_serving.answer.edges import ends_mid_sentence, opens_mid_sentence
 from rag_serving.answer.evidence import (
     AnswerKind,
@@ -112,19 +112,26 @@ class ExtractiveGenerator:
         if len(compared) != 2:
             return None
         q = profile(about)
-        own = []
+        scored = []
         for side in compared:
-            mine = {h.chunk_id for h in side_hits(side, list({c.hit.chunk_id: c.hit for c in ranked}.values()))}
-            cands = [c for c in ranked if c.hit.chunk_id in mine and coverage(q, stems(c.text)) > 0]
-            own.append(list(zip(cands, self._part_scores(about, cands, kind))) if cands else [])
-        pairs = [(sa + sb, [a, b]) for a, sa in own[0] for b, sb in own[1] if changed(a.text, b.text, compared)]
+            on_topic = [c for c in self._own(side, ranked) if coverage(q, stems(c.text)) > 0]
+            scores = self._part_scores(about, on_topic, kind) if on_topic else []
+            # Each sentence's shape once, not once per pair: a side holds tens of sentences.
+            scored.append([(c, s, shape(c.text, compared)) for c, s in zip(on_topic, scores)])
+        pairs = [(sa + sb, [a, b]) for a, sa, shape_a in scored[0] for b, sb, shape_b in scored[1]
+                 if changed(shape_a, shape_b)]
         return max(pairs, key=lambda pair: pair[0])[1] if pairs else None
+
+    @staticmethod
+    def _own(side: str, ranked: list[Candidate]) -> list[Candidate]:
+        """The candidates from that side's passages (`comparisons.side_hits`), in rank order."""
+        mine = {h.chunk_id for h in side_hits(side, list({c.hit.chunk_id: c.hit for c in ranked}.values()))}
+        return [c for c in ranked if c.hit.chunk_id in mine]
 
     def _side(self, side: str, about: str | None, ranked: list[Candidate], kind: AnswerKind | None) -> Candidate | None:
         """The sentence of that side's passages (`comparisons.side_hits`) that best answers the comparison's topic
         (the first ranked without one), holding `kind` if given; None when no passage is about that side."""
-        mine = {h.chunk_id for h in side_hits(side, list({c.hit.chunk_id: c.hit for c in ranked}.values()))}
-        own = [c for c in ranked if c.hit.chunk_id in mine]
+        own = self._own(side, ranked)
         if not own:
             return None
         return self._part(about, own, kind) if about else own[0]
@@ -140,7 +147,7 @@ class ExtractiveGenerator:
         q = replace(q, kind=kind) if kind else q
         cosines = self.vectors([c.text for c in ranked]) @ self.vectors([piece])[0]
         return [PART_WEIGHT * (0.5 * coverage(q, stems(c.text)) + 0.5 * semantic(float(cos)))
-                * (1.0 if has_kind(c.text, q.kind, q.text) else 0.5) + (1 - PART_WEIGHT) * c.score
+                * (1.0 if has_kind(c.text, q.kind, q.text, q.measure) else 0.5) + (1 - PART_WEIGHT) * c.score
                 for c, cos in zip(ranked, cosines)]
 
     def _parts(self, pieces: Sequence[str], ranked: list[Candidate]) -> list[Candidate]:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from rag_serving.answer.evidence import QuestionProfile, has_kind
-from rag_serving.answer.measures import NAMES, measure
+from rag_serving.answer.measures import NAMES
 from rag_serving.answer.parts import missing_for, sides
 from rag_serving.answer.responses import Draft, Grounding
 from rag_serving.answer.sentences import squish
@@ -72,8 +72,8 @@ def answers_the_kind(draft: Draft, question: QuestionProfile, retrieved: Sequenc
     "when", a reason for "why") in some quote, and each of its strict terms in some cited passage."""
     quotes = [src.quote for s in draft.sentences for src in s.sources]
     problems = []
-    wanted = measure(question.text)
-    if (question.kind != "any" or wanted) and not any(has_kind(q, question.kind, question.text) for q in quotes):
+    wanted = question.measure
+    if (question.kind != "any" or wanted) and not any(has_kind(q, question.kind, question.text, wanted) for q in quotes):
         problems.append(f"no quote holds {NAMES[wanted] if wanted else 'a ' + question.kind}, which the question asks for")
     by_id = {h.chunk_id: f"{h.title} {h.heading_path or ''} {h.source_path} {h.body}".lower() for h in retrieved}
     cited = [by_id.get(src.chunk_id, "") for s in draft.sentences for src in s.sources]

@@ -4,11 +4,13 @@ a web address."""
 from __future__ import annotations
 
 import re
+from types import MappingProxyType
 
 _COUNT = (r"\d+(?:[.,]\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
           r"forty|sixty|ninety|hundred|half|several|few|couple of")
-# Asked for (question patterns) and written as (answer patterns), per measure; checked in this order.
-_ASKED = {
+# Asked for (question patterns) and written as (answer patterns), per measure; checked in this order. Read-only
+# mappings of compiled patterns: every request thread reads them, none writes.
+_ASKED = MappingProxyType({
     "email": re.compile(r"\be-?mail\s+address(es)?\b", re.I),
     "web": re.compile(r"\b(website|web\s+(site|address|page)|url)s?\b", re.I),
     # "How long" in an organization's documents is a span of time (a leave, a retention period, a defrost), or a
@@ -18,8 +20,8 @@ _ASKED = {
     # Money words only: "how much leave" asks for days, "how much does the gym membership cost" for money.
     "money": re.compile(r"\b(money|cost|costs|price|fee|fees|salary|salaries|wage|wages|stipend|budget|deductible|"
                         r"reimburse\w*|refund\w*|dollars?|euros?)\b", re.I),
-}
-_WRITTEN = {
+})
+_WRITTEN = MappingProxyType({
     "email": re.compile(r"\b[\w.+-]+@[\w-]+(\.[\w-]+)+\b"),
     "web": re.compile(r"\bhttps?://\S+|\bwww\.\S+|\b[\w-]+(\.[\w-]+)*\.(com|org|net|gov|edu|io|example|eu|co)\b(/\S*)?",
                       re.I),
@@ -33,9 +35,10 @@ _WRITTEN = {
                        r"\b(indefinitely|permanently|until)\b|"
                        # a range: "from 3 March to 14 March 2025", "between 07:00 and 19:00"
                        r"\b(from|between)\s[^.;]{0,30}?\d[^.;]{0,30}?\s(to|and|until|till|through)\s", re.I),
-}
-NAMES = {"email": "an email address", "web": "a web address", "percent": "a percentage", "money": "an amount of money",
-         "span": "a length of time"}
+})
+# Read-only: shared by every request thread.
+NAMES = MappingProxyType({"email": "an email address", "web": "a web address", "percent": "a percentage",
+                          "money": "an amount of money", "span": "a length of time"})
 
 
 def measure(question: str) -> str | None:

@@ -2,7 +2,7 @@
 
 import dataclasses
 
-from rag_serving.answer.comparisons import changed, one_side, side_hits, side_kind, weigh
+from rag_serving.answer.comparisons import changed, one_side, shape, side_hits, side_kind, weigh
 from rag_serving.answer.vectors import SentenceVectors
 from tests.rag_serving.answer.test_evidence import hit
 
@@ -35,16 +35,18 @@ def test_a_side_no_passage_is_about_is_named_as_lacking(minilm):
 
 
 def test_one_sentence_with_another_value_is_a_change_and_the_editions_own_years_are_not():
-    years = ("2024", "2025")
-    assert changed("Staff may work remotely for up to 2 days per week.",
-                   "Staff may work remotely for up to 3 days per week.", years)
-    assert changed("The budget is $1,200 a year.", "The budget is $1,800 a year.", years)
-    assert not changed("Staff may work remotely for up to 2 days per week.",
-                       "Staff may work remotely for up to 2 days per week.", years)  # unchanged
-    assert not changed("This 2024 edition takes effect on 1 February 2024.",
-                       "This 2025 edition takes effect on 1 February 2025.", years)  # only the edition's year
-    assert not changed("Staff may work remotely for up to 2 days per week.",
-                       "Staff may work from another state for up to 30 days.", years)  # another sentence
+    def differ(a: str, b: str) -> bool:
+        return changed(shape(a, ("2024", "2025")), shape(b, ("2024", "2025")))
+
+    assert differ("Staff may work remotely for up to 2 days per week.",
+                  "Staff may work remotely for up to 3 days per week.")
+    assert differ("The budget is $1,200 a year.", "The budget is $1,800 a year.")
+    assert not differ("Staff may work remotely for up to 2 days per week.",
+                      "Staff may work remotely for up to 2 days per week.")  # unchanged
+    assert not differ("This 2024 edition takes effect on 1 February 2024.",
+                      "This 2025 edition takes effect on 1 February 2025.")  # only the edition's year
+    assert not differ("Staff may work remotely for up to 2 days per week.",
+                      "Staff may work from another state for up to 30 days.")  # another sentence
 
 
 def test_a_comparison_about_an_amount_asks_each_side_for_a_number():

@@ -25,6 +25,11 @@ from tests.servers import free_port, serve, stop, wait_ready
 REPO = Path(__file__).resolve().parents[3]
 LEAVE = ("Full-time employees with at least six months of continuous service are entitled to 16 weeks of parental "
          "leave at full pay. The leave must be taken within 12 months of the birth.")
+def quoted(minilm, question: str, chunks: list[Hit]) -> list[str]:
+    """The sentences the extractive generator quotes for question over chunks."""
+    return [s.text for s in ExtractiveGenerator(SentenceVectors(minilm)).answer(question, chunks).sentences]
+
+
 def test_a_comparison_of_an_amount_quotes_a_value_from_each_side(minilm):
     # "Go up or down" asks for an amount: the sentence on parental leave that holds none is not either side's answer,
     # though it reads closest to the question.
@@ -33,9 +38,7 @@ def test_a_comparison_of_an_amount_quotes_a_value_from_each_side(minilm):
                 f"employees are entitled to {weeks} weeks of parental leave at full pay.")
     chunks = [hit("old", edition("2024", 12), title="Employee Handbook 2024", document_id="h24"),
               hit("new", edition("2025", 16), title="Employee Handbook 2025", document_id="h25")]
-    draft = ExtractiveGenerator(SentenceVectors(minilm)).answer(
-        "Did the parental leave go up or down between the 2024 and 2025 handbooks?", chunks)
-    assert [s.text for s in draft.sentences] == [
+    assert quoted(minilm, "Did the parental leave go up or down between the 2024 and 2025 handbooks?", chunks) == [
         "Full-time employees are entitled to 12 weeks of parental leave at full pay.",
         "Full-time employees are entitled to 16 weeks of parental leave at full pay."]
 
@@ -189,9 +192,7 @@ def test_a_row_tail_from_a_chunk_starting_inside_the_row_is_not_quoted_beside_th
     tail = "X200-HTR-05 | Description: Defrost heater element | Replacement interval: 4 years"
     chunks = [hit("whole", f"Spare parts.\n\n{row}", title="X200 Manual", document_id="m"),
               hit("tail", f"{tail}\n\nClean the coil monthly.", title="X200 Manual", document_id="m")]
-    draft = ExtractiveGenerator(SentenceVectors(minilm)).answer(
-        "How often is the defrost heater replaced, and what is its part number?", chunks)
-    assert [s.text for s in draft.sentences] == [row]
+    assert quoted(minilm, "How often is the defrost heater replaced, and what is its part number?", chunks) == [row]
 
 
 def test_the_same_sentence_in_two_editions_is_quoted_from_each(minilm):
@@ -212,9 +213,7 @@ def test_a_comparison_of_editions_quotes_the_sentence_that_changed(minilm):
                 "The on-call allowance is paid monthly.")
     chunks = [hit("old", edition(2), title="Employee Handbook 2024", document_id="h24"),
               hit("new", edition(3), title="Employee Handbook 2025", document_id="h25")]
-    draft = ExtractiveGenerator(SentenceVectors(minilm)).answer(
-        "Did the remote work limit change between the 2024 and 2025 handbooks?", chunks)
-    assert [s.text for s in draft.sentences] == [
+    assert quoted(minilm, "Did the remote work limit change between the 2024 and 2025 handbooks?", chunks) == [
         "Employees in eligible office-based roles may work remotely for up to 2 days per week.",
         "Employees in eligible office-based roles may work remotely for up to 3 days per week."]
 
@@ -226,10 +225,8 @@ def test_a_part_referring_back_is_answered_about_the_code_the_first_part_was_ans
             "Code: E-106 | Meaning: Condenser fan failure | What to do: replace fan assembly X200-FAN-12.\n\n"
             "Part number: X200-GSK-09 | Description: Service panel gasket set | Replacement interval: 1 year\n\n"
             "Part number: X200-FAN-12 | Description: Condenser fan assembly | Replacement interval: 3 years")
-    draft = ExtractiveGenerator(SentenceVectors(minilm)).answer(
-        "The X200 is showing E-106. Which spare part do I need and how often is that part normally replaced?",
-        [hit("m", body, title="X200 Product Manual", document_id="m")])
-    assert [s.text for s in draft.sentences] == [
+    question = "The X200 is showing E-106. Which spare part do I need and how often is that part normally replaced?"
+    assert quoted(minilm, question, [hit("m", body, title="X200 Product Manual", document_id="m")]) == [
         "Code: E-106 | Meaning: Condenser fan failure | What to do: replace fan assembly X200-FAN-12.",
         "Part number: X200-FAN-12 | Description: Condenser fan assembly | Replacement interval: 3 years"]
 

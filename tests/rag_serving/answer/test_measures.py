@@ -1,4 +1,9 @@
-from rag_serving.answer.measures import measure, written_in
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from rag_serving.answer.evidence import profile
+from rag_serving.answer.measures import NAMES, measure, written_in
 
 
 def test_a_question_names_the_measure_of_its_answer():
@@ -33,3 +38,25 @@ def test_an_email_address_and_a_percentage_are_written_as_such():
     assert not written_in("Send them to the accounts payable team.", "email")
     assert written_in("Acme pays 80% of the premium", "percent") and written_in("four percent", "percent")
     assert not written_in("Acme pays most of the premium", "percent")
+
+
+def test_the_question_profile_carries_its_measure_once_for_every_candidate():
+    assert profile("How much does the replacement belt cost?").measure == "money"
+    assert profile("How many weeks of leave do I get?").measure is None
+
+
+def test_many_threads_read_the_shared_patterns_as_one_thread_does():
+    questions = ["Which email address takes invoices?", "How long is the leave?", "What does it cost?",
+                 "What percentage is matched?", "Who signs it?"] * 40
+    texts = ["ap@acme.example", "16 weeks", "$45", "4 percent", "the Site Manager"] * 40
+    expected = [(measure(q), [written_in(t, n) for n in NAMES]) for q, t in zip(questions, texts)]
+    with ThreadPoolExecutor(8) as pool:
+        for _ in range(5):
+            got = list(pool.map(lambda qt: (measure(qt[0]), [written_in(qt[1], n) for n in NAMES]),
+                                zip(questions, texts)))
+            assert got == expected
+
+
+def test_the_shared_tables_cannot_be_changed():
+    with pytest.raises(TypeError):
+        NAMES["money"] = "cash"  # type: ignore[index]
