@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
+import subprocess
 import threading
 import time
 from contextlib import contextmanager
@@ -40,8 +43,6 @@ def serve(app, ready_path: str = "/openapi.json"):
 
 def stop(proc, timeout: float = 20) -> None:
     """Terminate a server process; kill it if it has not exited within timeout seconds."""
-    import subprocess
-
     proc.terminate()
     try:
         proc.wait(timeout)
@@ -54,10 +55,6 @@ def stop_group(proc, timeout: float = 30) -> None:
     """Stop a process started with start_new_session and everything it started: SIGINT, then SIGTERM, then SIGKILL
     to the whole group, each given timeout seconds (`dagster dev` may sit on SIGINT while its code servers wind
     down, longer on a busy machine)."""
-    import os
-    import signal
-    import subprocess
-
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGKILL):
         try:
             os.killpg(proc.pid, sig)
