@@ -110,7 +110,8 @@ def profile(question: str, owner: str = "") -> QuestionProfile:
     # "what's" and "Acme's" lose the 's so the stopword and question-word lists see the word itself.
     tokens = [re.sub(r"['’]s$", "", w.lower()) for w in words(question)]
     stop = stop_words()
-    content = [t for t in tokens if t not in stop and t not in _QUESTION_WORDS]
+    # A lone letter names nothing by itself: the "k" of "401(k)" would weigh as much as the plan's number.
+    content = [t for t in tokens if t not in stop and t not in _QUESTION_WORDS and not (len(t) == 1 and t.isalpha())]
     key = tuple(dict.fromkeys(stem(t) for t in content))
     plain = normalize(question)  # "10‑K" with a non-breaking hyphen is the identifier 10-K
     strict = tuple(dict.fromkeys(
@@ -154,6 +155,16 @@ def _new_to(asked: str, match: str) -> bool:
     return bool(set(words(match.lower())) - set(words(asked.lower())))
 
 
+_NUMERAL = re.compile(r"\b\w*\d\w*\b")
+
+
+def _own_numbers(text: str, asked: str) -> str:
+    """text without the numbers the question itself says: "401(k)" names the plan asked about ("What is the maximum
+    company match on the 401(k)?"), it is no amount."""
+    said = {m.group(0).lower() for m in _NUMERAL.finditer(asked)}
+    return _NUMERAL.sub(lambda m: " " if m.group(0).lower() in said else m.group(0), text) if said else text
+
+
 def has_kind(text: str, kind: AnswerKind, asked: str = "", wanted: str | None = None) -> bool:
     """Whether text holds the kind of answer asked for, in the measure the question names if it names one (`wanted`,
     the profile's: money, a span of time, an email address); for a person, a name or role the question itself names
@@ -161,7 +172,7 @@ def has_kind(text: str, kind: AnswerKind, asked: str = "", wanted: str | None = 
     if wanted and not measures.written_in(text, wanted):
         return False
     if kind == "number":
-        return bool(_NUMBER.search(_REFERENCE.sub(" ", text)))
+        return bool(_NUMBER.search(_own_numbers(_REFERENCE.sub(" ", text), asked)))
     if kind == "date":
         return bool(_DATE.search(text))
     if kind == "person":

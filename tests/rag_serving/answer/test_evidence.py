@@ -66,6 +66,17 @@ def test_a_cross_reference_is_not_the_number_asked_for():
     assert has_kind("Section 2.4 allows up to 3 remote days.", "number")
 
 
+def test_a_number_the_question_says_is_not_the_number_asked_for():
+    asked = "What is the maximum company match on the 401(k)?"
+    assert not has_kind("All part-time employees may join the 401(k) plan and receive the full match.", "number", asked)
+    assert has_kind("All part-time employees may join the 401(k) plan.", "number")  # without the question it is one
+    assert has_kind("The match is at most 4 percent of pay in the 401(k).", "number", asked)
+
+
+def test_a_lone_letter_is_no_key_term():
+    assert profile("What is the maximum company match on the 401(k)?").key_terms == ("maximum", "compani", "match", "401")
+
+
 def test_has_kind_finds_numbers_dates_and_names():
     assert has_kind("up to sixteen weeks", "number") and not has_kind("as agreed", "number")
     assert has_kind("ends on 31 March", "date") and not has_kind("ends soon", "date")
