@@ -55,7 +55,9 @@ _DATE_Q = re.compile(r"^\s*when\b|\bwhat (date|day|year|month|time)\b|\bwhich (d
 _REASON_Q = re.compile(r"^\s*why\b|\bwhat (was|is) the reason\b|\bhow come\b", re.I)
 _REASON = re.compile(r"\b(because|due to|owing to|so that|in order to|as a result|reason|since|to (avoid|prevent|protect|"
                      r"reduce|allow|ensure|keep|comply))\b", re.I)
-_PERSON_Q = re.compile(r"^\s*who\b|\bwhose\b|\bwhich (person|manager)\b", re.I)
+# "Which departments …" is answered by naming them, as "who" is: a sentence saying "two departments" names none.
+_PERSON_Q = re.compile(r"^\s*who\b|\bwhose\b|\bwhich (person|manager|department|team|division|unit|office|company|"
+                       r"companies|organi[sz]ation|supplier|vendor|contractor)s?\b", re.I)
 # Words that shape a question but are never what it is about.
 _QUESTION_WORDS = frozenset(
     "what which who whom whose when where why how does do did is are was were can could should would will shall may "

@@ -83,6 +83,13 @@ def test_has_kind_finds_numbers_dates_and_names():
     assert has_kind("The policy is owned by Tomasz Wieczorek.", "person")
 
 
+def test_which_department_is_answered_by_naming_it():
+    asked = "Which departments are taking part in the four-day week pilot?"
+    assert profile(asked).kind == "person"
+    assert not has_kind("We are piloting a four-day working week in two departments at HQ.", "person", asked)
+    assert has_kind("Employees in the Customer Operations and Finance departments will work 32 hours.", "person", asked)
+
+
 def test_a_role_or_trade_answers_who():
     # "Who may open the refrigeration circuit?" is answered by a trade, not a name.
     assert has_kind("Only technicians holding a current certification may open the circuit.", "person")
