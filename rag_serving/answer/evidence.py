@@ -58,6 +58,7 @@ _REASON = re.compile(r"\b(because|due to|owing to|so that|in order to|as a resul
 # "Which departments …" is answered by naming them, as "who" is: a sentence saying "two departments" names none.
 _PERSON_Q = re.compile(r"^\s*who\b|\bwhose\b|\bwhich (person|manager|department|team|division|unit|office|company|"
                        r"companies|organi[sz]ation|supplier|vendor|contractor)s?\b", re.I)
+_HOW_WORKS = re.compile(r"\bhow (does|do|did|will|would|should|can)\b.*\bworks?\W*$", re.I)
 # Words that shape a question but are never what it is about.
 _QUESTION_WORDS = frozenset(
     "what which who whom whose when where why how does do did is are was were can could should would will shall may "
@@ -112,6 +113,9 @@ def profile(question: str, owner: str = "") -> QuestionProfile:
     # "what's" and "Acme's" lose the 's so the stopword and question-word lists see the word itself.
     tokens = [re.sub(r"['’]s$", "", w.lower()) for w in words(question)]
     stop = stop_words()
+    # "How does the sabbatical program work?" asks about the program; its "work" shapes the question, as "how" does.
+    if _HOW_WORKS.search(question):
+        tokens = tokens[:-1] if tokens and tokens[-1] in ("work", "works") else tokens
     # A lone letter names nothing by itself: the "k" of "401(k)" would weigh as much as the plan's number.
     content = [t for t in tokens if t not in stop and t not in _QUESTION_WORDS and not (len(t) == 1 and t.isalpha())]
     key = tuple(dict.fromkeys(stem(t) for t in content))

@@ -73,6 +73,12 @@ def test_a_number_the_question_says_is_not_the_number_asked_for():
     assert has_kind("The match is at most 4 percent of pay in the 401(k).", "number", asked)
 
 
+def test_how_does_x_work_asks_about_x():
+    assert profile("How does the sabbatical program work?").key_terms == ("sabbat", "program")
+    assert profile("How does remote work work?").key_terms == ("remot", "work")
+    assert profile("Where do I work on Fridays?").key_terms == ("work", "friday")
+
+
 def test_a_lone_letter_is_no_key_term():
     assert profile("What is the maximum company match on the 401(k)?").key_terms == ("maximum", "compani", "match", "401")
 
