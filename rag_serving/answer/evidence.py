@@ -52,6 +52,12 @@ _NUMBER_Q = re.compile(r"\bhow (many|much|long|often|far|old|soon|large|big|heav
 _REFERENCE = re.compile(r"(\b(sections?|chapters?|clauses?|articles?|pages?|pp?\.|appendix|annex|tables?|figures?|fig\.|"
                         r"steps?|paragraphs?|items?)|§)\s*\d+(\.\d+)*[a-z]?\b", re.I)
 _DATE_Q = re.compile(r"^\s*when\b|\bwhat (date|day|year|month|time)\b|\bwhich (date|day|year|month)\b|\bdeadline\b", re.I)
+# "When did the allowance stop?" asks for a date; "When do I need a doctor's note?" and "When are accounts disabled?" are
+# answered by a condition, a span or an event ("for absences of more than five working days", "by the end of their
+# last working day") as often as by a date.
+_PAST_WHEN = re.compile(r"\bwhen (did|was|were|had)\b", re.I)
+_WHEN_WRITTEN = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b(before|after|by the end of|within|during|immediately|as soon as|once|"
+                           r"upon|prior to|following|until|every|each time|whenever|if|on your (first|last))\b", re.I)
 _REASON_Q = re.compile(r"^\s*why\b|\bwhat (was|is) the reason\b|\bhow come\b", re.I)
 _REASON = re.compile(r"\b(because|due to|owing to|so that|in order to|as a result|reason|since|to (avoid|prevent|protect|"
                      r"reduce|allow|ensure|keep|comply))\b", re.I)
@@ -180,7 +186,8 @@ def has_kind(text: str, kind: AnswerKind, asked: str = "", wanted: str | None = 
     if kind == "number":
         return bool(_NUMBER.search(_own_numbers(_REFERENCE.sub(" ", text), asked)))
     if kind == "date":
-        return bool(_DATE.search(text))
+        return bool(_DATE.search(text)) or (not _PAST_WHEN.search(asked) and (
+            bool(_WHEN_WRITTEN.search(text)) or measures.written_in(text, "span")))
     if kind == "person":
         return any(_new_to(asked, m.group(0)) for pattern in (_PERSON, _ROLE) for m in pattern.finditer(text))
     if kind == "reason":

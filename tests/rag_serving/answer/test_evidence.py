@@ -96,6 +96,18 @@ def test_which_department_is_answered_by_naming_it():
     assert has_kind("Employees in the Customer Operations and Finance departments will work 32 hours.", "person", asked)
 
 
+def test_when_is_answered_by_a_condition_a_span_or_an_event_unless_it_asks_about_the_past():
+    note = "When do I need a doctor's note for being off sick?"
+    assert profile(note).kind == "date"
+    assert has_kind("For absences of more than five consecutive working days, a note is required.", "date", note)
+    assert has_kind("Accounts are disabled by the end of their last working day.", "date",
+                    "When are their accounts switched off?")
+    assert not has_kind("A note from a doctor or other licensed provider is accepted.", "date", note)
+    past = "When did Acme stop paying the allowance?"
+    assert not has_kind("Acme stopped paying the allowance after the review.", "date", past)
+    assert has_kind("Acme stopped paying the allowance in March 2024.", "date", past)
+
+
 def test_a_role_or_trade_answers_who():
     # "Who may open the refrigeration circuit?" is answered by a trade, not a name.
     assert has_kind("Only technicians holding a current certification may open the circuit.", "person")
