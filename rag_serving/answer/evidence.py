@@ -113,6 +113,18 @@ def identifiers(text: str) -> list[str]:
             if not _YEAR.fullmatch(m.group(0)) and (ident := strict_identifier(text, m.start(), m.end()))]
 
 
+# "Is there a cap on sick days?" and "Is it possible to …" point back to nothing: the "there" and "it" stand in for
+# what follows.
+_EXISTENTIAL = re.compile(r"\b(is|are|was|were|will|would)\s+there\b", re.I)
+_EXPLETIVE = re.compile(r"\b(is|was|will|would)\s+it\s+(be\s+)?(possible|ok|okay|allowed|permitted|true|necessary|"
+                        r"required|mandatory|normal|acceptable|fine)\b", re.I)
+
+
+def _dummies(question: str) -> set[str]:
+    """The pronouns of a question that refer to nothing earlier."""
+    return ({"there"} if _EXISTENTIAL.search(question) else set()) | ({"it"} if _EXPLETIVE.search(question) else set())
+
+
 def profile(question: str, owner: str = "") -> QuestionProfile:
     """owner: the asking organization's id; its own name is no strict term, as every passage it can read is its own
     ("What prefix do Acme asset tag numbers start with?" is answered by a sheet that never says "Acme")."""
@@ -141,7 +153,8 @@ def profile(question: str, owner: str = "") -> QuestionProfile:
     else:
         kind = "any"
     return QuestionProfile(question, key, strict, kind, bool(INJECTION.search(question)),
-                           bool(set(tokens[:4]) & REFERRING) and len(key) <= 3, measures.measure(question))
+                           bool(set(tokens[:4]) & REFERRING - _dummies(question)) and len(key) <= 3,
+                           measures.measure(question))
 
 
 # Dot leaders as printed, or as ingest writes them (sentences.LEADER) before a page number.

@@ -79,6 +79,12 @@ def test_how_does_x_work_asks_about_x():
     assert profile("Where do I work on Fridays?").key_terms == ("work", "friday")
 
 
+def test_is_there_and_is_it_possible_refer_to_nothing_earlier():
+    assert not profile("Is there a cap on sick days?").referring
+    assert not profile("Is it possible to carry over leave?").referring
+    assert profile("Is it covered?").referring and profile("What does it cost?").referring
+
+
 def test_a_lone_letter_is_no_key_term():
     assert profile("What is the maximum company match on the 401(k)?").key_terms == ("maximum", "compani", "match", "401")
 
