@@ -64,6 +64,7 @@ _REASON = re.compile(r"\b(because|due to|owing to|so that|in order to|as a resul
 # "Which departments …" is answered by naming them, as "who" is: a sentence saying "two departments" names none.
 _PERSON_Q = re.compile(r"^\s*who\b|\bwhose\b|\bwhich (person|manager|department|team|division|unit|office|company|"
                        r"companies|organi[sz]ation|supplier|vendor|contractor)s?\b", re.I)
+_HOW_ADJECTIVES = frozenset("long far old soon large big heavy fast early late".split())
 _HOW_WORKS = re.compile(r"\bhow (does|do|did|will|would|should|can)\b.*\bworks?\W*$", re.I)
 # Words that shape a question but are never what it is about.
 _QUESTION_WORDS = frozenset(
@@ -134,6 +135,9 @@ def profile(question: str, owner: str = "") -> QuestionProfile:
     # "How does the sabbatical program work?" asks about the program; its "work" shapes the question, as "how" does.
     if _HOW_WORKS.search(question):
         tokens = tokens[:-1] if tokens and tokens[-1] in ("work", "works") else tokens
+    # "How long" asks for a span as "how many" asks for a count: "long" shapes the question and, kept, would favour
+    # sentences about long-term disability for a question about short-term disability.
+    tokens = [t for i, t in enumerate(tokens) if not (i and tokens[i - 1] == "how" and t in _HOW_ADJECTIVES)]
     # A lone letter names nothing by itself: the "k" of "401(k)" would weigh as much as the plan's number.
     content = [t for t in tokens if t not in stop and t not in _QUESTION_WORDS and not (len(t) == 1 and t.isalpha())]
     key = tuple(dict.fromkeys(stem(t) for t in content))

@@ -85,6 +85,12 @@ def test_is_there_and_is_it_possible_refer_to_nothing_earlier():
     assert profile("Is it covered?").referring and profile("What does it cost?").referring
 
 
+def test_how_long_asks_for_a_span_as_how_many_asks_for_a_count():
+    assert profile("How long is parental leave?").key_terms == ("parent", "leav")
+    assert profile("How many sick days do we get?").key_terms == ("sick", "day")
+    assert "long-term" in profile("Who pays long-term disability cover?").key_terms
+
+
 def test_a_lone_letter_is_no_key_term():
     assert profile("What is the maximum company match on the 401(k)?").key_terms == ("maximum", "compani", "match", "401")
 
