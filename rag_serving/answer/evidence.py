@@ -12,7 +12,7 @@ import numpy as np
 from rag_serving.answer import measures
 from rag_serving.answer.parts import REFERRING, missing_for, sides
 from rag_serving.answer.sentences import LEADER, split_sentences
-from rag_serving.answer.terms import contains_term, normalize, strict_identifier
+from rag_serving.answer.terms import contains_term, normalize, standards, strict_identifier
 from rag_serving.answer.text import stem, stems, stop_words, words
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.editions import superseded
@@ -143,7 +143,7 @@ def profile(question: str, owner: str = "") -> QuestionProfile:
     key = tuple(dict.fromkeys(stem(t) for t in content))
     plain = normalize(question)  # "10‑K" with a non-breaking hyphen is the identifier 10-K
     strict = tuple(dict.fromkeys(
-        [m.group(0).lower() for m in _YEAR.finditer(question)] + identifiers(plain)
+        [m.group(0).lower() for m in _YEAR.finditer(question)] + identifiers(plain) + standards(question)
         + [w.lower() for w in proper_names(question) if w.lower() not in re.split(r"[-_\s]+", owner.lower())]
     ))
     if _NUMBER_Q.search(question):

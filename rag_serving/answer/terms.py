@@ -36,6 +36,10 @@ _MEASURE = re.compile(r"(?P<n>\d+(?:\.\d+)?)(?P<u>[a-z]{1,3})")
 # ("$1.2B" is matched as "2B").
 _LEAD = re.compile(r"(?:(?<![a-z0-9.,])[$€£¥]?\d+(?:[.,]\d+)*[.,]|[$€£¥])$")
 _BARE_YEAR = re.compile(r"(?:19|20)\d\d")
+# A standard or regulation named by its body's acronym and number: "ISO 9001", "EN 378", "IEC 60335-2-89".
+# Fiscal and calendar years ("FY 2022") have forms of their own; a body joined to its number ("X200") is an identifier.
+_STANDARD = re.compile(r"\b(?!(?:FY|CY)\b)(?P<a>[A-Z]{2,6})[\s-](?P<n>\d{2,}(?:[-:.]\d+)*)\b")
+_STANDARD_TERM = re.compile(r"(?P<a>[a-z]{2,6}) (?P<n>\d{2,}(?:[-:.]\d+)*)")
 
 
 def normalize(text: str) -> str:
@@ -53,6 +57,11 @@ def is_amount(token: str) -> bool:
 def _form(token: str) -> re.Match | None:
     m = _FORM.fullmatch(token)
     return m if m and f"{m['n']}{m['l']}" in _FORMS else None
+
+
+def standards(question: str) -> list[str]:
+    """The standards a question names by acronym and number ("ISO 9001" → "iso 9001"): strict terms, as codes are."""
+    return [f"{m['a'].lower()} {m['n']}" for m in _STANDARD.finditer(question)]
 
 
 def strict_identifier(text: str, start: int, end: int) -> str | None:
@@ -163,6 +172,8 @@ def strict_variants(term: str) -> tuple[str, ...]:
             forms += _amount_forms(_AMOUNT.fullmatch(t))
     elif m := _AMOUNT.fullmatch(t):
         forms += _amount_forms(m)
+    elif m := _STANDARD_TERM.fullmatch(t):
+        forms += (f"{m['a']}-{m['n']}",)  # "ISO 9001", "ISO-9001", "ISO9001": a form's space matches all three
     elif (m := _ORDINAL.fullmatch(t)) and 0 < int(m["n"]) < len(_WORDS):
         forms += (_WORDS[int(m["n"])],)
     elif m := _MEASURE.fullmatch(t):

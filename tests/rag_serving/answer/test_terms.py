@@ -84,3 +84,14 @@ def test_a_passage_on_another_quarter_is_still_zeroed(minilm):
     found = assess(Query("What was revenue in Q2 FY2023?", minilm), [filing(body)], SentenceVectors(minilm))
     assert found.passages[0].missing_strict == ("q2",)
     assert found.confidence == 0.0
+
+
+def test_a_standard_named_by_acronym_and_number_is_strict_in_each_spelling():
+    assert profile("Do suppliers have to be ISO 9001 certified?").strict_terms == ("iso 9001",)
+    assert all(contains_term(t, "iso 9001") for t in ("ISO 9001:2015 certified", "iso-9001", "ISO9001"))
+    assert not contains_term("certified to ISO 14001", "iso 9001") and not contains_term("iso 90012", "iso 9001")
+
+
+def test_a_fiscal_year_is_not_read_as_a_standard():
+    assert profile("What was revenue in FY 2022?").strict_terms == ("2022",)
+    assert profile("What does the 10-K say about FY2022?").strict_terms == ("10-k", "fy2022")
