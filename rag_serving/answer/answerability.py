@@ -8,8 +8,9 @@ from rag_serving.answer.evidence import Evidence
 from rag_serving.models.artefacts import ShippedModel
 
 ARTEFACT_FORMAT = "rag-answerability/1"
-FEATURE_VERSION = 3  # 3: a sentence's coverage reads its document's title; 2: the sentence before it, strict terms as stems
-KINDS = ("number", "date", "person", "reason", "any")
+FEATURE_VERSION = 4  # 4: a place kind ("where"); 3: a sentence's coverage reads its document's title; 2: the sentence
+# before it, strict terms as stems
+KINDS = ("number", "date", "person", "reason", "place", "any")
 FEATURES = (
     "formula",  # the hand-set evidence score (evidence.assess), kept as one input
     "best_coverage", "best_semantic", "best_kind", "best_missing", "best_rank",

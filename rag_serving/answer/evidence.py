@@ -19,7 +19,7 @@ from rag_serving.search.editions import superseded
 from rag_serving.search.hits import Hit
 from rag_serving.search.query import Query
 
-AnswerKind = Literal["number", "date", "person", "reason", "any"]
+AnswerKind = Literal["number", "date", "person", "reason", "place", "any"]
 
 _YEAR = re.compile(r"\b(19|20)\d\d\b")
 # Identifiers: part numbers, error codes, memo numbers, model names (letters and digits mixed).
@@ -62,6 +62,11 @@ _REASON_Q = re.compile(r"^\s*why\b|\bwhat (was|is) the reason\b|\bhow come\b", r
 _REASON = re.compile(r"\b(because|due to|owing to|so that|in order to|as a result|reason|since|to (avoid|prevent|protect|"
                      r"reduce|allow|ensure|keep|comply))\b", re.I)
 # "Which departments …" is answered by naming them, as "who" is: a sentence saying "two departments" names none.
+# "Where do I find my asset tag?" is answered by a place ("on the silver sticker on your laptop"), a portal or an address,
+# not by "Have your asset tag number ready."
+_PLACE_Q = re.compile(r"^\s*where\b|\bwhere (can|do|does|did|should|is|are|will|would|must|may)\b", re.I)
+_PLACE = re.compile(r"\b(in|on|at|to|from|under|behind|beside|next to|inside|near|via|through|into|onto|above|below|"
+                    r"outside|opposite|around)\b|https?://|\S@\S|\bext(ension|\.)", re.I)
 _PERSON_Q = re.compile(r"^\s*who\b|\bwhose\b|\bwhich (person|manager|department|team|division|unit|office|company|"
                        r"companies|organi[sz]ation|supplier|vendor|contractor)s?\b", re.I)
 _HOW_ADJECTIVES = frozenset("long far old soon large big heavy fast early late".split())
@@ -154,6 +159,8 @@ def profile(question: str, owner: str = "") -> QuestionProfile:
         kind = "person"
     elif _REASON_Q.search(question):
         kind = "reason"
+    elif _PLACE_Q.search(question):
+        kind = "place"
     else:
         kind = "any"
     return QuestionProfile(question, key, strict, kind, bool(INJECTION.search(question)),
@@ -209,6 +216,8 @@ def has_kind(text: str, kind: AnswerKind, asked: str = "", wanted: str | None = 
         return any(_new_to(asked, m.group(0)) for pattern in (_PERSON, _ROLE) for m in pattern.finditer(text))
     if kind == "reason":
         return bool(_REASON.search(text))
+    if kind == "place":
+        return bool(_PLACE.search(text))
     return True
 
 

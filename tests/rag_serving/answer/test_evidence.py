@@ -120,6 +120,14 @@ def test_when_is_answered_by_a_condition_a_span_or_an_event_unless_it_asks_about
     assert has_kind("Acme stopped paying the allowance in March 2024.", "date", past)
 
 
+def test_where_is_answered_by_a_place():
+    asked = "Where do I find my asset tag?"
+    assert profile(asked).kind == "place" and profile("What is the site where X200 units are made?").kind == "any"
+    assert has_kind("It is on the silver sticker on your laptop.", "place", asked)
+    assert has_kind("Send it to servicedesk@acme-logistics.example", "place", asked)
+    assert not has_kind("- Have your asset tag number ready.", "place", asked)
+
+
 def test_a_role_or_trade_answers_who():
     # "Who may open the refrigeration circuit?" is answered by a trade, not a name.
     assert has_kind("Only technicians holding a current certification may open the circuit.", "person")
