@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Literal
 
 import numpy as np
@@ -119,6 +120,10 @@ def identifiers(text: str) -> list[str]:
             if not _YEAR.fullmatch(m.group(0)) and (ident := strict_identifier(text, m.start(), m.end()))]
 
 
+_OPENING = re.compile(r"\s*(when|who|whom|why|where)\b", re.I)
+# Read-only: shared by every request thread.
+_OPENING_KINDS: Mapping[str, AnswerKind] = MappingProxyType(
+    {"when": "date", "who": "person", "whom": "person", "why": "reason", "where": "place"})
 # "Is there a cap on sick days?" and "Is it possible to …" point back to nothing: the "there" and "it" stand in for
 # what follows.
 _EXISTENTIAL = re.compile(r"\b(is|are|was|were|will|would)\s+there\b", re.I)
@@ -151,8 +156,13 @@ def profile(question: str, owner: str = "") -> QuestionProfile:
         [m.group(0).lower() for m in _YEAR.finditer(question)] + identifiers(plain) + standards(question)
         + [w.lower() for w in proper_names(question) if w.lower() not in re.split(r"[-_\s]+", owner.lower())]
     ))
-    if _NUMBER_Q.search(question):
-        kind: AnswerKind = "number"
+    # The word a question opens with says what it asks for before any word inside it does: "When did Acme stop paying
+    # the allowance?" asks for a time, though "allowance" names money.
+    opening = _OPENING.match(question)
+    if opening:
+        kind: AnswerKind = _OPENING_KINDS[opening.group(1).lower()]
+    elif _NUMBER_Q.search(question):
+        kind = "number"
     elif _DATE_Q.search(question):
         kind = "date"
     elif _PERSON_Q.search(question):

@@ -128,6 +128,13 @@ def test_where_is_answered_by_a_place():
     assert not has_kind("- Have your asset tag number ready.", "place", asked)
 
 
+def test_the_opening_word_says_what_is_asked_before_a_money_word_inside():
+    assert profile("When did Acme stop paying the allowance?").kind == "date"
+    assert profile("Who pays the allowance?").kind == "person"
+    assert profile("How much is the allowance?").kind == "number"
+    assert profile("Is there an allowance for home internet?").kind == "number"
+
+
 def test_a_role_or_trade_answers_who():
     # "Who may open the refrigeration circuit?" is answered by a trade, not a name.
     assert has_kind("Only technicians holding a current certification may open the circuit.", "person")
