@@ -8,9 +8,8 @@ from rag_serving.answer.evidence import Evidence
 from rag_serving.models.artefacts import ShippedModel
 
 ARTEFACT_FORMAT = "rag-answerability/1"
-FEATURE_VERSION = 4  # 4: a place kind ("where"); 3: a sentence's coverage reads its document's title; 2: the sentence
-# before it, strict terms as stems
-KINDS = ("number", "date", "person", "reason", "place", "any")
+FEATURE_VERSION = 3  # 3: a sentence's coverage reads its document's title; 2: the sentence before it, strict terms as stems
+KINDS = ("number", "date", "person", "reason", "any")
 FEATURES = (
     "formula",  # the hand-set evidence score (evidence.assess), kept as one input
     "best_coverage", "best_semantic", "best_kind", "best_missing", "best_rank",
@@ -28,7 +27,9 @@ def features(evidence: Evidence) -> np.ndarray:
     """One row of FEATURES for a question and its weighed passages (zeros where nothing was retrieved)."""
     q = evidence.question
     row = dict.fromkeys(FEATURES, 0.0)
-    row.update({"key_terms": len(q.key_terms), "strict_terms": len(q.strict_terms), f"kind_{q.kind}": 1.0})
+    # A place question is read as one of no particular kind: the models were trained before places had a kind.
+    row.update({"key_terms": len(q.key_terms), "strict_terms": len(q.strict_terms),
+                f"kind_{q.kind if q.kind in KINDS else 'any'}": 1.0})
     passages = evidence.passages
     if passages:
         best = evidence.best
