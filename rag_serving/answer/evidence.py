@@ -211,6 +211,32 @@ def _own_numbers(text: str, asked: str) -> str:
     return _NUMERAL.sub(lambda m: " " if m.group(0).lower() in said else m.group(0), text) if said else text
 
 
+_HOW_MANY = re.compile(r"\bhow many\s+(.*)", re.I)
+
+
+def counted(asked: str) -> frozenset[str]:
+    """The stems of what a "how many" question counts: "weeks" in "How many weeks of parental leave …", "trailer" and
+    "posit" in "how many trailer positions does North Yard have"; empty for any other question."""
+    m = _HOW_MANY.search(asked)
+    if not m:
+        return frozenset()
+    stop, nouns = stop_words(), []
+    for w in words(m.group(1).lower()):
+        if w in stop or w in _QUESTION_WORDS:
+            break
+        nouns.append(stem(w))
+    return frozenset(nouns[:3])
+
+
+def _counts(text: str, nouns: frozenset[str]) -> bool:
+    """Whether a number in text counts one of nouns: the noun within four words of it ("620 marked trailer positions",
+    "Spaces: 280"). "Within their first two weeks" does not count forklifts."""
+    tokens = words(text.lower())
+    return any(_NUMBER.fullmatch(t) or t[:1].isdigit() for t in tokens) and any(
+        (t[:1].isdigit() or _NUMBER.fullmatch(t)) and nouns & {stem(u) for u in tokens[max(0, i - 4): i + 5]}
+        for i, t in enumerate(tokens))
+
+
 def has_kind(text: str, kind: AnswerKind, asked: str = "", wanted: str | None = None) -> bool:
     """Whether text holds the kind of answer asked for, in the measure the question names if it names one (`wanted`,
     the profile's: money, a span of time, an email address); for a person, a name or role the question itself names
@@ -218,7 +244,9 @@ def has_kind(text: str, kind: AnswerKind, asked: str = "", wanted: str | None = 
     if wanted and not measures.written_in(text, wanted):
         return False
     if kind == "number":
-        return bool(_NUMBER.search(_own_numbers(_REFERENCE.sub(" ", text), asked)))
+        plain = _own_numbers(_REFERENCE.sub(" ", text), asked)
+        nouns = counted(asked)
+        return _counts(plain, nouns) if nouns else bool(_NUMBER.search(plain))
     if kind == "date":
         return bool(_DATE.search(text)) or (not _PAST_WHEN.search(asked) and (
             bool(_WHEN_WRITTEN.search(text)) or measures.written_in(text, "span")))

@@ -1,6 +1,6 @@
 import datetime as dt
 
-from rag_serving.answer.evidence import answer_like, assess, coverage, has_kind, profile, semantic
+from rag_serving.answer.evidence import answer_like, assess, counted, coverage, has_kind, profile, semantic
 from rag_serving.answer.text import stems
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.hits import Hit
@@ -89,6 +89,20 @@ def test_how_long_asks_for_a_span_as_how_many_asks_for_a_count():
     assert profile("How long is parental leave?").key_terms == ("parent", "leav")
     assert profile("How many sick days do we get?").key_terms == ("sick", "day")
     assert "long-term" in profile("Who pays long-term disability cover?").key_terms
+
+
+def test_how_many_names_what_it_counts():
+    assert counted("How many weeks of parental leave do full-time staff get?") == {"week"}
+    assert counted("how many trailer spots does north yard have") == {"trailer", "spot"}
+    assert counted("What is the maximum company match?") == frozenset()
+
+
+def test_a_how_many_answer_counts_the_thing_asked_about():
+    asked = "How many forklifts does North Yard have?"
+    assert not has_kind("New operators must pass an assessment within their first two weeks on site.", "number", asked)
+    assert has_kind("North Yard runs 14 forklifts and six reach trucks.", "number", asked)
+    assert has_kind("Forklifts: 14 | Reach trucks: 6", "number", asked)  # a table row names the noun first
+    assert has_kind("a 40-acre yard with 620 marked trailer positions", "number", "How many trailer spots are there?")
 
 
 def test_a_lone_letter_is_no_key_term():
