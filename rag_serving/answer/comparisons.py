@@ -7,7 +7,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rag_serving.answer.evidence import QUANTITY, AnswerKind, Evidence, assess
+from rag_serving.answer.evidence import Evidence, assess
+from rag_serving.answer.kinds import QUANTITY, AnswerKind
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.hits import Hit
 from rag_serving.search.query import Query

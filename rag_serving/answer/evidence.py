@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from types import MappingProxyType
-from typing import Literal
 
 import numpy as np
 
 from rag_serving.answer import measures
+from rag_serving.answer.kinds import MONTHS, QUESTION_WORDS, AnswerKind, has_kind, kind_of
 from rag_serving.answer.parts import REFERRING, missing_for, sides
 from rag_serving.answer.sentences import LEADER, split_sentences
 from rag_serving.answer.terms import contains_term, normalize, standards, strict_identifier
@@ -20,63 +19,11 @@ from rag_serving.search.editions import superseded
 from rag_serving.search.hits import Hit
 from rag_serving.search.query import Query
 
-AnswerKind = Literal["number", "date", "person", "reason", "place", "any"]
-
 _YEAR = re.compile(r"\b(19|20)\d\d\b")
 # Identifiers: part numbers, error codes, memo numbers, model names (letters and digits mixed).
 _IDENTIFIER = re.compile(r"\b(?=[A-Za-z0-9-]*[A-Za-z])(?=[A-Za-z0-9-]*\d)[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*\b")
-_NUMBER = re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(thir|four|fif|six|seven|eigh|nine)teen|"
-                     r"(twen|thir|for|fif|six|seven|eigh|nine)ty|hundred|thousand|million|half|once|twice|daily|weekly|"
-                     r"monthly|annually)\b", re.I)
-_MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|"
-           "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|monday|tuesday|wednesday|thursday|friday|saturday|sunday")
-# "may" is a month only beside a day or a year: "a team may end" holds no date.
-_DATE = re.compile(rf"\b(?!may\b)({_MONTHS})\b|\b\d{{1,2}}(st|nd|rd|th)? may\b|\bmay \d{{1,2}}\b|\bmay (19|20)\d\d\b|"
-                   r"\b(19|20)\d\d\b|\d{1,2}/\d{1,2}", re.I)
-_PERSON = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+")
-# Who answers a "who" question in an organization's documents: a role, team or trade as often as a named person.
-_ROLE = re.compile(r"\b(manager|officer|staff|team|department|desk|head|owner|director|contractor|technician|"
-                   r"engineer|employee|supervisor|committee|board|colleague|member|administrator|coordinator|"
-                   r"representative|specialist|operator|inspector|auditor|advisor|consultant|partner|vendor|supplier|"
-                   r"provider|user|holder|person|people|anyone|someone|nobody)s?\b", re.I)
-# A quantity's noun within the first words after "what"/"which" ("what's the internal phone extension", "which error
-# codes"), or money asked about anywhere ("is there an annual pot of money for …").
-QUANTITY = (r"percentage|percent|number|amount|fee|price|cost|rate|limit|maximum|minimum|temperature|phone|extension|"
-            r"length|(?<!dress )code|stipend|allowance|budget|deductible|match|bonus|salary|wage|hours|speed|distance|"
-            r"weight|load|size|capacity|interval|duration|frequency|threshold|quota|total|age|height|width|depth|"
-            r"volume|pressure|voltage")
-_NUMBER_Q = re.compile(r"\bhow (many|much|long|often|far|old|soon|large|big|heavy|fast)\b"
-                       rf"|\b(what|which)(['’]s|\s+(is|are|was|were))?\s+((the|a|an|our|my|your|its|their)\s+)?"
-                       rf"([\w()'’-]+\s+){{0,3}}?({QUANTITY})s?\b"
-                       r"|\b(money|allowance|stipend|budget)\b", re.I)
-# A cross-reference's number points elsewhere and is not an amount: "the rules in section 2.4 continue to apply".
-_REFERENCE = re.compile(r"(\b(sections?|chapters?|clauses?|articles?|pages?|pp?\.|appendix|annex|tables?|figures?|fig\.|"
-                        r"steps?|paragraphs?|items?)|§)\s*\d+(\.\d+)*[a-z]?\b", re.I)
-_DATE_Q = re.compile(r"^\s*when\b|\bwhat (date|day|year|month|time)\b|\bwhich (date|day|year|month)\b|\bdeadline\b", re.I)
-# "When did the allowance stop?" asks for a date; "When do I need a doctor's note?" and "When are accounts disabled?" are
-# answered by a condition, a span or an event ("for absences of more than five working days", "by the end of their
-# last working day") as often as by a date.
-_PAST_WHEN = re.compile(r"\bwhen (did|was|were|had)\b", re.I)
-_WHEN_WRITTEN = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b(before|after|by the end of|within|during|immediately|as soon as|once|"
-                           r"upon|prior to|following|until|every|each time|whenever|if|on your (first|last))\b", re.I)
-_REASON_Q = re.compile(r"^\s*why\b|\bwhat (was|is) the reason\b|\bhow come\b", re.I)
-_REASON = re.compile(r"\b(because|due to|owing to|so that|in order to|as a result|reason|since|to (avoid|prevent|protect|"
-                     r"reduce|allow|ensure|keep|comply))\b", re.I)
-# "Which departments …" is answered by naming them, as "who" is: a sentence saying "two departments" names none.
-# "Where do I find my asset tag?" is answered by a place ("on the silver sticker on your laptop"), a portal or an address,
-# not by "Have your asset tag number ready."
-_PLACE_Q = re.compile(r"^\s*where\b|\bwhere (can|do|does|did|should|is|are|will|would|must|may)\b", re.I)
-_PLACE = re.compile(r"\b(in|on|at|to|from|under|behind|beside|next to|inside|near|via|through|into|onto|above|below|"
-                    r"outside|opposite|around)\b|https?://|\S@\S|\bext(ension|\.)", re.I)
-_PERSON_Q = re.compile(r"^\s*who\b|\bwhose\b|\bwhich (person|manager|department|team|division|unit|office|company|"
-                       r"companies|organi[sz]ation|supplier|vendor|contractor)s?\b", re.I)
 _HOW_ADJECTIVES = frozenset("long far old soon large big heavy fast early late".split())
 _HOW_WORKS = re.compile(r"\bhow (does|do|did|will|would|should|can)\b.*\bworks?\W*$", re.I)
-# Words that shape a question but are never what it is about.
-_QUESTION_WORDS = frozenset(
-    "what which who whom whose when where why how does do did is are was were can could should would will shall may "
-    "might must please tell explain describe give list say says according document documents doc docs".split()
-)
 # Requests aimed at the assistant's rules rather than the documents.
 INJECTION = re.compile(
     r"\b(ignore|disregard|forget|override)\b[^.?!]{0,40}\b(instructions?|rules|prompt|guidelines)\b|"
@@ -108,7 +55,7 @@ def proper_names(text: str) -> list[str]:
         for token in words(sentence)[1:]:
             token = re.sub(r"['’]s$", "", token)
             if (len(token) > 2 and token[:1].isupper() and token[1:].islower() and token.isalpha()
-                    and not re.fullmatch(_MONTHS, token, re.I) and token.lower() not in _QUESTION_WORDS):
+                    and not re.fullmatch(MONTHS, token, re.I) and token.lower() not in QUESTION_WORDS):
                 names.append(token)
     return names
 
@@ -120,10 +67,6 @@ def identifiers(text: str) -> list[str]:
             if not _YEAR.fullmatch(m.group(0)) and (ident := strict_identifier(text, m.start(), m.end()))]
 
 
-_OPENING = re.compile(r"\s*(when|who|whom|why|where)\b", re.I)
-# Read-only: shared by every request thread.
-_OPENING_KINDS: Mapping[str, AnswerKind] = MappingProxyType(
-    {"when": "date", "who": "person", "whom": "person", "why": "reason", "where": "place"})
 # "Is there a cap on sick days?" and "Is it possible to …" point back to nothing: the "there" and "it" stand in for
 # what follows.
 _EXISTENTIAL = re.compile(r"\b(is|are|was|were|will|would)\s+there\b", re.I)
@@ -149,31 +92,14 @@ def profile(question: str, owner: str = "") -> QuestionProfile:
     # sentences about long-term disability for a question about short-term disability.
     tokens = [t for i, t in enumerate(tokens) if not (i and tokens[i - 1] == "how" and t in _HOW_ADJECTIVES)]
     # A lone letter names nothing by itself: the "k" of "401(k)" would weigh as much as the plan's number.
-    content = [t for t in tokens if t not in stop and t not in _QUESTION_WORDS and not (len(t) == 1 and t.isalpha())]
+    content = [t for t in tokens if t not in stop and t not in QUESTION_WORDS and not (len(t) == 1 and t.isalpha())]
     key = tuple(dict.fromkeys(stem(t) for t in content))
     plain = normalize(question)  # "10‑K" with a non-breaking hyphen is the identifier 10-K
     strict = tuple(dict.fromkeys(
         [m.group(0).lower() for m in _YEAR.finditer(question)] + identifiers(plain) + standards(question)
         + [w.lower() for w in proper_names(question) if w.lower() not in re.split(r"[-_\s]+", owner.lower())]
     ))
-    # The word a question opens with says what it asks for before any word inside it does: "When did Acme stop paying
-    # the allowance?" asks for a time, though "allowance" names money.
-    opening = _OPENING.match(question)
-    if opening:
-        kind: AnswerKind = _OPENING_KINDS[opening.group(1).lower()]
-    elif _NUMBER_Q.search(question):
-        kind = "number"
-    elif _DATE_Q.search(question):
-        kind = "date"
-    elif _PERSON_Q.search(question):
-        kind = "person"
-    elif _REASON_Q.search(question):
-        kind = "reason"
-    elif _PLACE_Q.search(question):
-        kind = "place"
-    else:
-        kind = "any"
-    return QuestionProfile(question, key, strict, kind, bool(INJECTION.search(question)),
+    return QuestionProfile(question, key, strict, kind_of(question), bool(INJECTION.search(question)),
                            bool(set(tokens[:4]) & REFERRING - _dummies(question)) and len(key) <= 3,
                            measures.measure(question))
 
@@ -193,70 +119,6 @@ def answer_like(sentence: str) -> bool:
     if n < 3:
         return False
     return not (_HEADING.match(sentence) and n <= 8 and not sentence.rstrip().endswith((".", "?", "!")))
-
-
-def _new_to(asked: str, match: str) -> bool:
-    """Whether a match says something the question did not: "Who is the Data Protection Officer?" is not answered
-    by a passage naming the Data Protection Officer, only by one naming who that is."""
-    return bool(set(words(match.lower())) - set(words(asked.lower())))
-
-
-_NUMERAL = re.compile(r"\b\w*\d\w*\b")
-
-
-def _own_numbers(text: str, asked: str) -> str:
-    """text without the numbers the question itself says: "401(k)" names the plan asked about ("What is the maximum
-    company match on the 401(k)?"), it is no amount."""
-    said = {m.group(0).lower() for m in _NUMERAL.finditer(asked)}
-    return _NUMERAL.sub(lambda m: " " if m.group(0).lower() in said else m.group(0), text) if said else text
-
-
-_HOW_MANY = re.compile(r"\bhow many\s+(.*)", re.I)
-
-
-def counted(asked: str) -> frozenset[str]:
-    """The stems of what a "how many" question counts: "weeks" in "How many weeks of parental leave …", "trailer" and
-    "posit" in "how many trailer positions does North Yard have"; empty for any other question."""
-    m = _HOW_MANY.search(asked)
-    if not m:
-        return frozenset()
-    stop, nouns = stop_words(), []
-    for w in words(m.group(1).lower()):
-        if w in stop or w in _QUESTION_WORDS:
-            break
-        nouns.append(stem(w))
-    return frozenset(nouns[:3])
-
-
-def _counts(text: str, nouns: frozenset[str]) -> bool:
-    """Whether a number in text counts one of nouns: the noun within four words of it ("620 marked trailer positions",
-    "Spaces: 280"). "Within their first two weeks" does not count forklifts."""
-    tokens = words(text.lower())
-    return any(_NUMBER.fullmatch(t) or t[:1].isdigit() for t in tokens) and any(
-        (t[:1].isdigit() or _NUMBER.fullmatch(t)) and nouns & {stem(u) for u in tokens[max(0, i - 4): i + 5]}
-        for i, t in enumerate(tokens))
-
-
-def has_kind(text: str, kind: AnswerKind, asked: str = "", wanted: str | None = None) -> bool:
-    """Whether text holds the kind of answer asked for, in the measure the question names if it names one (`wanted`,
-    the profile's: money, a span of time, an email address); for a person, a name or role the question itself names
-    does not count."""
-    if wanted and not measures.written_in(text, wanted):
-        return False
-    if kind == "number":
-        plain = _own_numbers(_REFERENCE.sub(" ", text), asked)
-        nouns = counted(asked)
-        return _counts(plain, nouns) if nouns else bool(_NUMBER.search(plain))
-    if kind == "date":
-        return bool(_DATE.search(text)) or (not _PAST_WHEN.search(asked) and (
-            bool(_WHEN_WRITTEN.search(text)) or measures.written_in(text, "span")))
-    if kind == "person":
-        return any(_new_to(asked, m.group(0)) for pattern in (_PERSON, _ROLE) for m in pattern.finditer(text))
-    if kind == "reason":
-        return bool(_REASON.search(text))
-    if kind == "place":
-        return bool(_PLACE.search(text))
-    return True
 
 
 def coverage(question: QuestionProfile, found: set[str]) -> float:

@@ -9,17 +9,8 @@ from typing import Protocol
 
 from rag_serving.answer.comparisons import changed, shape, side_hits, side_kind
 from rag_serving.answer.edges import ends_mid_sentence, opens_mid_sentence
-from rag_serving.answer.evidence import (
-    AnswerKind,
-    Candidate,
-    Evidence,
-    assess,
-    coverage,
-    has_kind,
-    identifiers,
-    profile,
-    semantic,
-)
+from rag_serving.answer.evidence import Candidate, Evidence, assess, coverage, identifiers, profile, semantic
+from rag_serving.answer.kinds import AnswerKind, has_kind
 from rag_serving.answer.parts import parts, refers, sides, topic
 from rag_serving.answer.responses import Draft, Sentence, Source
 from rag_serving.answer.selection import LearnedSelection

@@ -6,7 +6,8 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
-from rag_serving.answer.evidence import QuestionProfile, has_kind
+from rag_serving.answer.evidence import QuestionProfile
+from rag_serving.answer.kinds import has_kind
 from rag_serving.answer.measures import NAMES
 from rag_serving.answer.parts import missing_for, sides
 from rag_serving.answer.responses import Draft, Grounding

@@ -1,6 +1,6 @@
 import datetime as dt
 
-from rag_serving.answer.evidence import answer_like, assess, counted, coverage, has_kind, profile, semantic
+from rag_serving.answer.evidence import answer_like, assess, coverage, profile, semantic
 from rag_serving.answer.text import stems
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.hits import Hit
@@ -22,20 +22,6 @@ def test_key_terms_drop_stopwords_and_question_words_and_are_stemmed():
 def test_years_and_identifiers_are_strict_terms():
     q = profile("What does error E-104 mean on the X300 unit in 2023?")
     assert q.strict_terms == ("2023", "e-104", "x300")
-
-
-def test_answer_kinds_from_question_words():
-    assert profile("When does the pilot end?").kind == "date"
-    assert profile("Who owns the password policy?").kind == "person"
-    assert profile("What is the remote work policy?").kind == "any"
-
-
-def test_a_quantity_named_after_what_asks_for_a_number_and_a_dress_code_does_not():
-    assert profile("What's the internal phone extension for the IT Service Desk?").kind == "number"
-    assert profile("Which error codes were added in revision C?").kind == "number"
-    assert profile("Is there an annual pot of money for training?").kind == "number"
-    assert profile("What is the dress code?").kind == "any"
-    assert profile("What is the process for changing the code of conduct?").kind == "any"
 
 
 def test_a_sentence_is_read_with_its_documents_title(minilm):
@@ -60,19 +46,6 @@ def test_a_question_or_a_markdown_heading_answers_nothing():
     assert answer_like("Our standard payment terms are net 45 days.")
 
 
-def test_a_cross_reference_is_not_the_number_asked_for():
-    assert not has_kind("The remote work rules in section 2.4 continue to apply.", "number")
-    assert not has_kind("See page 7 and Table 3.", "number")
-    assert has_kind("Section 2.4 allows up to 3 remote days.", "number")
-
-
-def test_a_number_the_question_says_is_not_the_number_asked_for():
-    asked = "What is the maximum company match on the 401(k)?"
-    assert not has_kind("All part-time employees may join the 401(k) plan and receive the full match.", "number", asked)
-    assert has_kind("All part-time employees may join the 401(k) plan.", "number")  # without the question it is one
-    assert has_kind("The match is at most 4 percent of pay in the 401(k).", "number", asked)
-
-
 def test_how_does_x_work_asks_about_x():
     assert profile("How does the sabbatical program work?").key_terms == ("sabbat", "program")
     assert profile("How does remote work work?").key_terms == ("remot", "work")
@@ -91,79 +64,8 @@ def test_how_long_asks_for_a_span_as_how_many_asks_for_a_count():
     assert "long-term" in profile("Who pays long-term disability cover?").key_terms
 
 
-def test_how_many_names_what_it_counts():
-    assert counted("How many weeks of parental leave do full-time staff get?") == {"week"}
-    assert counted("how many trailer spots does north yard have") == {"trailer", "spot"}
-    assert counted("What is the maximum company match?") == frozenset()
-
-
-def test_a_how_many_answer_counts_the_thing_asked_about():
-    asked = "How many forklifts does North Yard have?"
-    assert not has_kind("New operators must pass an assessment within their first two weeks on site.", "number", asked)
-    assert has_kind("North Yard runs 14 forklifts and six reach trucks.", "number", asked)
-    assert has_kind("Forklifts: 14 | Reach trucks: 6", "number", asked)  # a table row names the noun first
-    assert has_kind("a 40-acre yard with 620 marked trailer positions", "number", "How many trailer spots are there?")
-
-
 def test_a_lone_letter_is_no_key_term():
     assert profile("What is the maximum company match on the 401(k)?").key_terms == ("maximum", "compani", "match", "401")
-
-
-def test_has_kind_finds_numbers_dates_and_names():
-    assert has_kind("up to sixteen weeks", "number") and not has_kind("as agreed", "number")
-    assert has_kind("ends on 31 March", "date") and not has_kind("ends soon", "date")
-    assert has_kind("The policy is owned by Tomasz Wieczorek.", "person")
-
-
-def test_which_department_is_answered_by_naming_it():
-    asked = "Which departments are taking part in the four-day week pilot?"
-    assert profile(asked).kind == "person"
-    assert not has_kind("We are piloting a four-day working week in two departments at HQ.", "person", asked)
-    assert has_kind("Employees in the Customer Operations and Finance departments will work 32 hours.", "person", asked)
-
-
-def test_when_is_answered_by_a_condition_a_span_or_an_event_unless_it_asks_about_the_past():
-    note = "When do I need a doctor's note for being off sick?"
-    assert profile(note).kind == "date"
-    assert has_kind("For absences of more than five consecutive working days, a note is required.", "date", note)
-    assert has_kind("Accounts are disabled by the end of their last working day.", "date",
-                    "When are their accounts switched off?")
-    assert not has_kind("A note from a doctor or other licensed provider is accepted.", "date", note)
-    past = "When did Acme stop paying the allowance?"
-    assert not has_kind("Acme stopped paying the allowance after the review.", "date", past)
-    assert has_kind("Acme stopped paying the allowance in March 2024.", "date", past)
-
-
-def test_where_is_answered_by_a_place():
-    asked = "Where do I find my asset tag?"
-    assert profile(asked).kind == "place" and profile("What is the site where X200 units are made?").kind == "any"
-    assert has_kind("It is on the silver sticker on your laptop.", "place", asked)
-    assert has_kind("Send it to servicedesk@acme-logistics.example", "place", asked)
-    assert not has_kind("- Have your asset tag number ready.", "place", asked)
-
-
-def test_the_opening_word_says_what_is_asked_before_a_money_word_inside():
-    assert profile("When did Acme stop paying the allowance?").kind == "date"
-    assert profile("Who pays the allowance?").kind == "person"
-    assert profile("How much is the allowance?").kind == "number"
-    assert profile("Is there an allowance for home internet?").kind == "number"
-
-
-def test_a_role_or_trade_answers_who():
-    # "Who may open the refrigeration circuit?" is answered by a trade, not a name.
-    assert has_kind("Only technicians holding a current certification may open the circuit.", "person")
-    assert has_kind("Interval: Annually | Task: Leak test | Performed by: Certified contractor", "person")
-    assert has_kind("Claims above $500 must be approved by a department director.", "person")
-    assert not has_kind("The circuit is opened once a year for a leak test.", "person")
-    assert not has_kind("A blocked drain leads to ice on the evaporator.", "person")
-
-
-def test_the_role_a_question_asks_about_does_not_answer_it():
-    asked = "Who is Acme's Data Protection Officer?"
-    row = "Sharing outside Acme: Only with CISO or Data Protection Officer approval, encrypted"
-    assert has_kind(row, "person") and not has_kind(row, "person", asked)
-    assert has_kind("The Data Protection Officer is Priya Nandakumar.", "person", asked)
-    assert has_kind("Contact the privacy team.", "person", asked)  # a role the question did not name
 
 
 def test_coverage_weighs_strict_terms_double():
@@ -234,17 +136,6 @@ def test_proper_names_are_strict_but_sentence_openers_and_pronoun_forms_are_not(
     q = profile("Earlier question about the Yard? What is the gate code at the South Yard, and is it Acme's?")
     assert q.strict_terms == ("yard", "south", "acme")
     assert profile("Do I still get paid if I'm summoned, and How long?").strict_terms == ()
-
-
-def test_why_questions_need_a_reason_in_the_passage():
-    assert profile("Why was Gate A closed at night?").kind == "reason"
-    assert has_kind("Gate A closes at night to reduce noise for neighbours.", "reason")
-    assert not has_kind("Gate A is staffed 24 hours a day.", "reason")
-
-
-def test_may_is_a_date_only_beside_a_day_or_a_year():
-    assert not has_kind("A participating team may end its participation early.", "date")
-    assert has_kind("The pilot ends on 1 May.", "date") and has_kind("Reviewed in May 2025.", "date")
 
 
 def test_a_comparison_passage_needs_only_one_of_the_years_compared(minilm):

@@ -1,0 +1,144 @@
+"""The kind of answer a question asks for (a number, a date, a person, a reason, a place) and whether a text holds it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Literal
+
+from rag_serving.answer import measures
+from rag_serving.answer.text import stem, stop_words, words
+
+AnswerKind = Literal["number", "date", "person", "reason", "place", "any"]
+
+_NUMBER = re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(thir|four|fif|six|seven|eigh|nine)teen|"
+                     r"(twen|thir|for|fif|six|seven|eigh|nine)ty|hundred|thousand|million|half|once|twice|daily|weekly|"
+                     r"monthly|annually)\b", re.I)
+MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|"
+         "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|monday|tuesday|wednesday|thursday|friday|saturday|sunday")
+# "may" is a month only beside a day or a year: "a team may end" holds no date.
+_DATE = re.compile(rf"\b(?!may\b)({MONTHS})\b|\b\d{{1,2}}(st|nd|rd|th)? may\b|\bmay \d{{1,2}}\b|\bmay (19|20)\d\d\b|"
+                   r"\b(19|20)\d\d\b|\d{1,2}/\d{1,2}", re.I)
+_PERSON = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+")
+# Who answers a "who" question in an organization's documents: a role, team or trade as often as a named person.
+_ROLE = re.compile(r"\b(manager|officer|staff|team|department|desk|head|owner|director|contractor|technician|"
+                   r"engineer|employee|supervisor|committee|board|colleague|member|administrator|coordinator|"
+                   r"representative|specialist|operator|inspector|auditor|advisor|consultant|partner|vendor|supplier|"
+                   r"provider|user|holder|person|people|anyone|someone|nobody)s?\b", re.I)
+# A quantity's noun within the first words after "what"/"which" ("what's the internal phone extension", "which error
+# codes"), or money asked about anywhere ("is there an annual pot of money for …").
+QUANTITY = (r"percentage|percent|number|amount|fee|price|cost|rate|limit|maximum|minimum|temperature|phone|extension|"
+            r"length|(?<!dress )code|stipend|allowance|budget|deductible|match|bonus|salary|wage|hours|speed|distance|"
+            r"weight|load|size|capacity|interval|duration|frequency|threshold|quota|total|age|height|width|depth|"
+            r"volume|pressure|voltage")
+_NUMBER_Q = re.compile(r"\bhow (many|much|long|often|far|old|soon|large|big|heavy|fast)\b"
+                       rf"|\b(what|which)(['’]s|\s+(is|are|was|were))?\s+((the|a|an|our|my|your|its|their)\s+)?"
+                       rf"([\w()'’-]+\s+){{0,3}}?({QUANTITY})s?\b"
+                       r"|\b(money|allowance|stipend|budget)\b", re.I)
+# A cross-reference's number points elsewhere and is not an amount: "the rules in section 2.4 continue to apply".
+_REFERENCE = re.compile(r"(\b(sections?|chapters?|clauses?|articles?|pages?|pp?\.|appendix|annex|tables?|figures?|fig\.|"
+                        r"steps?|paragraphs?|items?)|§)\s*\d+(\.\d+)*[a-z]?\b", re.I)
+_DATE_Q = re.compile(r"^\s*when\b|\bwhat (date|day|year|month|time)\b|\bwhich (date|day|year|month)\b|\bdeadline\b", re.I)
+# "When did the allowance stop?" asks for a date; "When do I need a doctor's note?" and "When are accounts disabled?" are
+# answered by a condition, a span or an event ("for absences of more than five working days", "by the end of their
+# last working day") as often as by a date.
+_PAST_WHEN = re.compile(r"\bwhen (did|was|were|had)\b", re.I)
+_WHEN_WRITTEN = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b(before|after|by the end of|within|during|immediately|as soon as|once|"
+                           r"upon|prior to|following|until|every|each time|whenever|if|on your (first|last))\b", re.I)
+_REASON_Q = re.compile(r"^\s*why\b|\bwhat (was|is) the reason\b|\bhow come\b", re.I)
+_REASON = re.compile(r"\b(because|due to|owing to|so that|in order to|as a result|reason|since|to (avoid|prevent|protect|"
+                     r"reduce|allow|ensure|keep|comply))\b", re.I)
+# "Where do I find my asset tag?" is answered by a place ("on the silver sticker on your laptop"), a portal or an address,
+# not by "Have your asset tag number ready."
+_PLACE_Q = re.compile(r"^\s*where\b|\bwhere (can|do|does|did|should|is|are|will|would|must|may)\b", re.I)
+_PLACE = re.compile(r"\b(in|on|at|to|from|under|behind|beside|next to|inside|near|via|through|into|onto|above|below|"
+                    r"outside|opposite|around)\b|https?://|\S@\S|\bext(ension|\.)", re.I)
+# "Which departments …" is answered by naming them, as "who" is: a sentence saying "two departments" names none.
+_PERSON_Q = re.compile(r"^\s*who\b|\bwhose\b|\bwhich (person|manager|department|team|division|unit|office|company|"
+                       r"companies|organi[sz]ation|supplier|vendor|contractor)s?\b", re.I)
+# Words that shape a question but are never what it is about.
+QUESTION_WORDS = frozenset(
+    "what which who whom whose when where why how does do did is are was were can could should would will shall may "
+    "might must please tell explain describe give list say says according document documents doc docs".split()
+)
+_OPENING = re.compile(r"\s*(when|who|whom|why|where)\b", re.I)
+# Read-only: shared by every request thread.
+_OPENING_KINDS: Mapping[str, AnswerKind] = MappingProxyType(
+    {"when": "date", "who": "person", "whom": "person", "why": "reason", "where": "place"})
+
+
+def kind_of(question: str) -> AnswerKind:
+    """The kind of answer a question asks for. The word it opens with decides before any word inside it: "When did
+    Acme stop paying the allowance?" asks for a time, though "allowance" names money."""
+    opening = _OPENING.match(question)
+    if opening:
+        return _OPENING_KINDS[opening.group(1).lower()]
+    for pattern, kind in ((_NUMBER_Q, "number"), (_DATE_Q, "date"), (_PERSON_Q, "person"), (_REASON_Q, "reason"),
+                          (_PLACE_Q, "place")):
+        if pattern.search(question):
+            return kind
+    return "any"
+
+
+def _new_to(asked: str, match: str) -> bool:
+    """Whether a match says something the question did not: "Who is the Data Protection Officer?" is not answered
+    by a passage naming the Data Protection Officer, only by one naming who that is."""
+    return bool(set(words(match.lower())) - set(words(asked.lower())))
+
+
+_NUMERAL = re.compile(r"\b\w*\d\w*\b")
+
+
+def _own_numbers(text: str, asked: str) -> str:
+    """text without the numbers the question itself says: "401(k)" names the plan asked about ("What is the maximum
+    company match on the 401(k)?"), it is no amount."""
+    said = {m.group(0).lower() for m in _NUMERAL.finditer(asked)}
+    return _NUMERAL.sub(lambda m: " " if m.group(0).lower() in said else m.group(0), text) if said else text
+
+
+_HOW_MANY = re.compile(r"\bhow many\s+(.*)", re.I)
+
+
+def counted(asked: str) -> frozenset[str]:
+    """The stems of what a "how many" question counts: "weeks" in "How many weeks of parental leave …", "trailer" and
+    "posit" in "how many trailer positions does North Yard have"; empty for any other question."""
+    m = _HOW_MANY.search(asked)
+    if not m:
+        return frozenset()
+    stop, nouns = stop_words(), []
+    for w in words(m.group(1).lower()):
+        if w in stop or w in QUESTION_WORDS:
+            break
+        nouns.append(stem(w))
+    return frozenset(nouns[:3])
+
+
+def _counts(text: str, nouns: frozenset[str]) -> bool:
+    """Whether a number in text counts one of nouns: the noun within four words of it ("620 marked trailer positions",
+    "Spaces: 280"). "Within their first two weeks" does not count forklifts."""
+    tokens = words(text.lower())
+    return any((t[:1].isdigit() or _NUMBER.fullmatch(t)) and nouns & {stem(u) for u in tokens[max(0, i - 4): i + 5]}
+               for i, t in enumerate(tokens))
+
+
+def has_kind(text: str, kind: AnswerKind, asked: str = "", wanted: str | None = None) -> bool:
+    """Whether text holds the kind of answer asked for, in the measure the question names if it names one (`wanted`,
+    the profile's: money, a span of time, an email address); for a person, a name or role the question itself names
+    does not count."""
+    if wanted and not measures.written_in(text, wanted):
+        return False
+    if kind == "number":
+        plain = _own_numbers(_REFERENCE.sub(" ", text), asked)
+        nouns = counted(asked)
+        return _counts(plain, nouns) if nouns else bool(_NUMBER.search(plain))
+    if kind == "date":
+        return bool(_DATE.search(text)) or (not _PAST_WHEN.search(asked) and (
+            bool(_WHEN_WRITTEN.search(text)) or measures.written_in(text, "span")))
+    if kind == "person":
+        return any(_new_to(asked, m.group(0)) for pattern in (_PERSON, _ROLE) for m in pattern.finditer(text))
+    if kind == "reason":
+        return bool(_REASON.search(text))
+    if kind == "place":
+        return bool(_PLACE.search(text))
+    return True
