@@ -92,7 +92,7 @@ class ExtractiveGenerator:
             chosen = self._parts(pieces, ranked)
         else:
             chosen = self._best(ranked)
-        chosen = distinct(chosen)
+        chosen = with_referents(distinct(chosen), evidence.candidates)
         return Draft(sentences=[Sentence(text=c.text, sources=[Source.of(c.hit, c.text)]) for c in chosen],
                      generator=self.name, model=self.model)
 
@@ -201,6 +201,26 @@ def distinct(chosen: list[Candidate]) -> list[Candidate]:
         return same_document and texts[i] in texts[j] and (texts[i] != texts[j] or j < i)
 
     return [c for i, c in enumerate(chosen) if not any(repeats(i, j) for j in range(len(chosen)) if j != i)]
+
+
+# A sentence opening with one of these continues the one before it: "It requires the prior written approval of People
+# Operations" says what "Working from another country" requires.
+_REFERS_BACK = re.compile(r"^\W*(it|its|this|that|these|those|they|their|he|she|such)\b", re.I)
+
+
+def with_referents(chosen: list[Candidate], candidates: Sequence[Candidate]) -> list[Candidate]:
+    """The quotes, each with the sentence of its paragraph that it refers back to, and the one after it that refers
+    back to it, so that no quote leans on a sentence the reader cannot see."""
+    at = {(c.hit.chunk_id, c.index): c for c in candidates}
+    out: list[Candidate] = []
+    for c in chosen:
+        before, after = at.get((c.hit.chunk_id, c.index - 1)), at.get((c.hit.chunk_id, c.index + 1))
+        group = [before] if before and before.paragraph == c.paragraph and _REFERS_BACK.match(c.text) else []
+        group.append(c)
+        if after and after.paragraph == c.paragraph and _REFERS_BACK.match(after.text):
+            group.append(after)
+        out.extend(g for g in group if all(g is not o for o in out))
+    return out
 
 
 def cut_at_edge(candidate: Candidate, last: int) -> bool:

@@ -55,6 +55,17 @@ def hit(chunk_id: str, body: str, title="Employee Handbook 2025", document_id="d
 CHUNKS = [hit("leave", LEAVE), hit("forklift", FORKLIFT, title="North Yard Site Guide", document_id="d2")]
 
 
+def test_a_quote_brings_the_sentence_it_refers_back_to_and_the_one_referring_back_to_it(minilm):
+    abroad = ("Working from another country, even for a few days, has tax and legal consequences for you and for Acme. "
+              "It requires the prior written approval of People Operations and is limited to 20 working days per "
+              "calendar year.\n\nThey apply to every employee.")
+    quotes = quoted(minilm, "Can I work from another country for a few days?", [hit("abroad", abroad)])
+    assert quotes[:2] == ["Working from another country, even for a few days, has tax and legal consequences for you "
+                          "and for Acme.", "It requires the prior written approval of People Operations and is "
+                          "limited to 20 working days per calendar year."]
+    assert "They apply to every employee." not in quotes  # another paragraph's "they" is not about this one
+
+
 def test_extractive_quotes_the_answering_sentence_verbatim(minilm):
     draft = ExtractiveGenerator(SentenceVectors(minilm)).answer("How many weeks of parental leave do full-time staff get?", CHUNKS)
     first = draft.sentences[0]
