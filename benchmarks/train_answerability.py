@@ -30,8 +30,6 @@ from .common import BENCH_DATA, recorded
 from .train_reranker import GOLDEN, golden_database
 
 FORMULA = FEATURES.index("formula")
-# Questions written for tuning over the same sample corpus, in the golden format: trained on as golden dev is.
-QUESTIONS = Path(__file__).resolve().parent / "questions"
 
 
 def collect(embedder) -> list[at.Example]:
@@ -45,7 +43,7 @@ def collect(embedder) -> list[at.Example]:
         # The shipped spec at threshold 0: its own search and evidence, whatever routing would do. Routing on the
         # formula: the model being trained is never read, so a retrain after a feature change does not need the old one.
         pipeline = Wiring(database, embedder).pipeline(DEFAULT_SPEC.replace(threshold=0.0, answerability="formula"))
-        golden = at.golden_examples(pipeline, load_golden(GOLDEN, "dev") + load_golden(QUESTIONS, "dev"))
+        golden = at.golden_examples(pipeline, load_golden(GOLDEN, "dev"))
     finally:
         database.close()
     print(f"golden-dev: {len(golden)} examples, {sum(e.label for e in golden)} positive")
