@@ -1,6 +1,10 @@
 """Answer kinds: what a question asks for and whether a text holds it."""
 
-from rag_serving.answer.kinds import counted, has_kind, kind_of
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from rag_serving.answer.kinds import _OPENING_KINDS, counted, has_kind, kind_of
 
 
 def test_answer_kinds_from_question_words():
@@ -110,3 +114,27 @@ def test_why_questions_need_a_reason_in_the_passage():
 def test_may_is_a_date_only_beside_a_day_or_a_year():
     assert not has_kind("A participating team may end its participation early.", "date")
     assert has_kind("The pilot ends on 1 May.", "date") and has_kind("Reviewed in May 2025.", "date")
+
+
+def test_many_threads_read_the_kinds_as_one_thread_does():
+    cases = [("How many forklifts does North Yard have?", "North Yard runs 14 forklifts."),
+             ("When did the allowance stop?", "It stopped in March 2024."),
+             ("Where do I find my asset tag?", "It is on the silver sticker."),
+             ("Which departments take part?", "Customer Operations and Finance take part."),
+             ("What is the maximum match on the 401(k)?", "The 401(k) plan is open to all.")] * 40
+
+    def read(case):
+        question, text = case
+        kind = kind_of(question)
+        return kind, counted(question), has_kind(text, kind, question)
+
+    expected = [read(c) for c in cases]
+    with ThreadPoolExecutor(8) as pool:
+        for _ in range(5):
+            assert list(pool.map(read, cases)) == expected
+
+
+def test_the_opening_words_table_cannot_be_changed():
+    with pytest.raises(TypeError):
+        _OPENING_KINDS["how"] = "number"  # type: ignore[index]
+
