@@ -97,6 +97,11 @@ def _own_numbers(text: str, asked: str) -> str:
     return _NUMERAL.sub(lambda m: " " if m.group(0).lower() in said else m.group(0), text) if said else text
 
 
+# A code written in capitals and digits ("R-452A", "X200-HTR-05", "E-106") is the number asked for only when the
+# question asks for a number, code or extension; "What is the warranty on the X200 compressor?" asks for a period.
+_CODE = re.compile(r"\b(?=[A-Za-z0-9-]*[A-Z])(?=[A-Za-z0-9-]*\d)[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*\b")
+_CODE_Q = re.compile(r"\b(numbers?|codes?|extensions?|phones?|models?|parts?|ids?|references?|versions?|revisions?|"
+                     r"forms?|which)\b", re.I)
 _HOW_MANY = re.compile(r"\bhow many\s+(.*)", re.I)
 
 
@@ -130,6 +135,8 @@ def has_kind(text: str, kind: AnswerKind, asked: str = "", wanted: str | None = 
         return False
     if kind == "number":
         plain = _own_numbers(_REFERENCE.sub(" ", text), asked)
+        if not _CODE_Q.search(asked):
+            plain = _CODE.sub(" ", plain)
         nouns = counted(asked)
         return _counts(plain, nouns) if nouns else bool(_NUMBER.search(plain))
     if kind == "date":

@@ -34,6 +34,15 @@ def test_a_number_the_question_says_is_not_the_number_asked_for():
     assert has_kind("The match is at most 4 percent of pay in the 401(k).", "number", asked)
 
 
+def test_a_code_is_the_number_asked_for_only_when_a_number_or_code_is_asked_for():
+    escalate = "If a P1 or P2 ticket is not progressing, ask the Service Desk to escalate it."
+    assert not has_kind(escalate, "number", "How fast will someone respond to a P2 ticket?")
+    assert has_kind("Response 1 hour, target resolution 8 business hours.", "number",
+                    "How fast will someone respond to a P2 ticket?")
+    assert has_kind("Replace fan assembly X200-FAN-12.", "number", "Which part number do I order for the fan?")
+    assert has_kind("a 10-year warranty", "number", "What is the warranty period?")  # lower case: a quantity
+
+
 def test_how_many_names_what_it_counts():
     assert counted("How many weeks of parental leave do full-time staff get?") == {"week"}
     assert counted("how many trailer spots does north yard have") == {"trailer", "spot"}
