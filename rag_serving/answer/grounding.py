@@ -71,13 +71,17 @@ def leaked(text: str, secret: str, window: int = LEAK_WINDOW) -> bool:
 def answers_the_kind(draft: Draft, question: QuestionProfile, retrieved: Sequence[Hit]) -> list[str]:
     """What the quotes lack for this question: the kind of answer asked for (a number for "how much", a date for
     "when", a reason for "why") in some quote, and each of its strict terms in some cited passage."""
-    quotes = [src.quote for s in draft.sentences for src in s.sources]
     problems = []
     wanted = question.measure
-    if (question.kind != "any" or wanted) and not any(has_kind(q, question.kind, question.text, wanted) for q in quotes):
-        problems.append(f"no quote holds {NAMES[wanted] if wanted else 'a ' + question.kind}, which the question asks for")
     by_id = {h.chunk_id: f"{h.title} {h.heading_path or ''} {h.source_path} {h.body}".lower() for h in retrieved}
-    cited = [by_id.get(src.chunk_id, "") for s in draft.sentences for src in s.sources]
+    sources = [src for s in draft.sentences for src in s.sources]
+    cited = [by_id.get(src.chunk_id, "") for src in sources]
+    # The quote holding the answer must come from a passage about what is asked: "How long is the Globex Summit?" is
+    # not answered by the bereavement leave's "up to 15 days" quoted beside the sentence naming the Summit.
+    about = [not question.strict_terms or any(contains_term(text, t) for t in question.strict_terms) for text in cited]
+    if (question.kind != "any" or wanted) and not any(
+            ok and has_kind(src.quote, question.kind, question.text, wanted) for src, ok in zip(sources, about)):
+        problems.append(f"no quote holds {NAMES[wanted] if wanted else 'a ' + question.kind}, which the question asks for")
     missing = missing_for([t for t in question.strict_terms if not any(contains_term(text, t) for text in cited)],
                           sides(question.text, [h.title for h in retrieved]))
     if missing:

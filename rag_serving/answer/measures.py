@@ -29,7 +29,8 @@ _WRITTEN = MappingProxyType({
     "money": re.compile(r"[$€£¥]\s?\d|\b\d[\d,.]*\s?(k|m|bn)?\s?(usd|eur|gbp|chf|cad|aud|dollars?|euros?|pounds?|cents?)\b|"
                         r"\b(usd|eur|gbp|chf|cad|aud)\s?\d|\bfree of charge\b|\bat no (extra |additional )?cost\b|"
                         r"\bno (fee|charge)\b", re.I),
-    "span": re.compile(rf"\b({_COUNT})[\s-]+((business|working|calendar|consecutive|full)[\s-]+){{0,2}}(seconds?|minutes?|"
+    # "once a year", "twice a week", "10 times a day" say how often, not how long.
+    "span": re.compile(rf"(?<!once )(?<!twice )(?<!times )(?<!per )\b({_COUNT})[\s-]+((business|working|calendar|consecutive|full)[\s-]+){{0,2}}(seconds?|minutes?|"
                        r"mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|quarters?|shifts?|decades?|"
                        r"metres?|meters?|centimetres?|cm|mm|km|feet|foot|ft|inches?)\b|\b\d+(\.\d+)?\s?(s|h|min|d|m)\b|"
                        r"\b(indefinitely|permanently|until)\b|"

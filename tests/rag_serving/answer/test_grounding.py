@@ -119,3 +119,17 @@ def test_a_strict_term_no_cited_passage_names_fails_the_check():
     body = "The X300 unit restarts itself after a power cut."
     result = check(quoted(body, body), [hit(body=body)], question=profile("Does the X500 unit restart after a power cut?"))
     assert result.failed_check == "answers" and "x500" in result.problems[0]
+
+
+def test_the_quote_holding_the_answer_must_come_from_a_passage_naming_what_is_asked():
+    from rag_serving.answer.evidence import profile
+
+    summit = "The whole company meets once a year at Globex Summit."
+    leave = "Globex also provides bereavement leave of up to 15 days."
+    hits = [hit("summit", summit), hit("leave", leave)]
+    both = draft(Sentence(text=summit, sources=[Source.of(hits[0], summit)]),
+                 Sentence(text=leave, sources=[Source.of(hits[1], leave)]))
+    result = check(both, hits, question=profile("How long is the Globex Summit?", owner="globex"))
+    assert (result.passed, result.failed_check) == (False, "answers")
+    lasts = "The Globex Summit lasts three days."
+    assert check(quoted(lasts, lasts), [hit(body=lasts)], question=profile("How long is the Globex Summit?")).passed

@@ -31,6 +31,8 @@ def test_a_span_is_a_count_of_time_units_or_a_range():
     assert written_in("within ten working days", "span") and written_in("a two-week period", "span")
     assert written_in("closed from 3 March to 14 March 2025", "span")
     assert written_in("absences of more than five consecutive working days", "span")  # two qualifiers
+    assert not written_in("the whole company meets once a year", "span")  # how often, not how long
+    assert not written_in("twice a week", "span") and written_in("up to 3 days per week", "span")
     assert not written_in("error E-112 at 3 K above the setpoint", "span")
 
 
