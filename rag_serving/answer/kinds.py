@@ -8,7 +8,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from rag_serving.answer import measures
-from rag_serving.answer.text import stem, stop_words, words
+from rag_serving.answer.text import words
 
 AnswerKind = Literal["number", "date", "person", "reason", "place", "any"]
 
@@ -102,31 +102,6 @@ def _own_numbers(text: str, asked: str) -> str:
 _CODE = re.compile(r"\b(?=[A-Za-z0-9-]*[A-Z])(?=[A-Za-z0-9-]*\d)[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*\b")
 _CODE_Q = re.compile(r"\b(numbers?|codes?|extensions?|phones?|models?|parts?|ids?|references?|versions?|revisions?|"
                      r"forms?|which)\b", re.I)
-_HOW_MANY = re.compile(r"\bhow many\s+(.*)", re.I)
-
-
-def counted(asked: str) -> frozenset[str]:
-    """The stems of what a "how many" question counts: "weeks" in "How many weeks of parental leave …", "trailer" and
-    "posit" in "how many trailer positions does North Yard have"; empty for any other question."""
-    m = _HOW_MANY.search(asked)
-    if not m:
-        return frozenset()
-    stop, nouns = stop_words(), []
-    for w in words(m.group(1).lower()):
-        if w in stop or w in QUESTION_WORDS:
-            break
-        nouns.append(stem(w))
-    return frozenset(nouns[:3])
-
-
-def _counts(text: str, nouns: frozenset[str]) -> bool:
-    """Whether a number in text counts one of nouns: the noun within four words of it ("620 marked trailer positions",
-    "Spaces: 280"). "Within their first two weeks" does not count forklifts."""
-    tokens = words(text.lower())
-    return any((t[:1].isdigit() or _NUMBER.fullmatch(t)) and nouns & {stem(u) for u in tokens[max(0, i - 4): i + 5]}
-               for i, t in enumerate(tokens))
-
-
 def has_kind(text: str, kind: AnswerKind, asked: str = "", wanted: str | None = None) -> bool:
     """Whether text holds the kind of answer asked for, in the measure the question names if it names one (`wanted`,
     the profile's: money, a span of time, an email address); for a person, a name or role the question itself names
@@ -137,8 +112,7 @@ def has_kind(text: str, kind: AnswerKind, asked: str = "", wanted: str | None = 
         plain = _own_numbers(_REFERENCE.sub(" ", text), asked)
         if not _CODE_Q.search(asked):
             plain = _CODE.sub(" ", plain)
-        nouns = counted(asked)
-        return _counts(plain, nouns) if nouns else bool(_NUMBER.search(plain))
+        return bool(_NUMBER.search(plain))
     if kind == "date":
         return bool(_DATE.search(text)) or (not _PAST_WHEN.search(asked) and (
             bool(_WHEN_WRITTEN.search(text)) or measures.written_in(text, "span")))
