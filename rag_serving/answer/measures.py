@@ -30,7 +30,8 @@ _WRITTEN = MappingProxyType({
                         r"\b(usd|eur|gbp|chf|cad|aud)\s?\d|\bfree of charge\b|\bat no (extra |additional )?cost\b|"
                         r"\bno (fee|charge)\b", re.I),
     # "once a year", "twice a week", "10 times a day" say how often, not how long.
-    "span": re.compile(rf"(?<!once )(?<!twice )(?<!times )(?<!per )\b({_COUNT})[\s-]+((business|working|calendar|consecutive|full)[\s-]+){{0,2}}(seconds?|minutes?|"
+    "span": re.compile(rf"(?<!once )(?<!twice )(?<!times )(?<!per )\b({_COUNT})[\s-]+"
+                       rf"((business|working|calendar|consecutive|full)[\s-]+){{0,2}}(seconds?|minutes?|"
                        r"mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|quarters?|shifts?|decades?|"
                        r"metres?|meters?|centimetres?|cm|mm|km|feet|foot|ft|inches?)\b|\b\d+(\.\d+)?\s?(s|h|min|d|m)\b|"
                        r"\b(indefinitely|permanently|until)\b|"
