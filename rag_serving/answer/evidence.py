@@ -10,7 +10,7 @@ import numpy as np
 
 from rag_serving.answer import measures
 from rag_serving.answer.kinds import MONTHS, QUESTION_WORDS, AnswerKind, has_kind, kind_of
-from rag_serving.answer.parts import REFERRING, missing_for, sides
+from rag_serving.answer.parts import missing_for, pointers, sides
 from rag_serving.answer.sentences import LEADER, split_sentences
 from rag_serving.answer.terms import contains_term, normalize, standards, strict_identifier
 from rag_serving.answer.text import stem, stems, stop_words, words
@@ -67,18 +67,6 @@ def identifiers(text: str) -> list[str]:
             if not _YEAR.fullmatch(m.group(0)) and (ident := strict_identifier(text, m.start(), m.end()))]
 
 
-# "Is there a cap on sick days?" and "Is it possible to …" point back to nothing: the "there" and "it" stand in for
-# what follows.
-_EXISTENTIAL = re.compile(r"\b(is|are|was|were|will|would)\s+there\b", re.I)
-_EXPLETIVE = re.compile(r"\b(is|was|will|would)\s+it\s+(be\s+)?(possible|ok|okay|allowed|permitted|true|necessary|"
-                        r"required|mandatory|normal|acceptable|fine)\b", re.I)
-
-
-def _dummies(question: str) -> set[str]:
-    """The pronouns of a question that refer to nothing earlier."""
-    return ({"there"} if _EXISTENTIAL.search(question) else set()) | ({"it"} if _EXPLETIVE.search(question) else set())
-
-
 def profile(question: str, owner: str = "") -> QuestionProfile:
     """owner: the asking organization's id; its own name is no strict term, as every passage it can read is its own
     ("What prefix do Acme asset tag numbers start with?" is answered by a sheet that never says "Acme")."""
@@ -100,7 +88,7 @@ def profile(question: str, owner: str = "") -> QuestionProfile:
         + [w.lower() for w in proper_names(question) if w.lower() not in re.split(r"[-_\s]+", owner.lower())]
     ))
     return QuestionProfile(question, key, strict, kind_of(question), bool(INJECTION.search(question)),
-                           bool(set(tokens[:4]) & REFERRING - _dummies(question)) and len(key) <= 3,
+                           bool(set(tokens[:4]) & pointers(question)) and len(key) <= 3,
                            measures.measure(question))
 
 

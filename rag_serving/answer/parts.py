@@ -40,9 +40,23 @@ def parts(question: str) -> list[str]:
     return [p if p.endswith("?") else f"{p}?" for p in pieces]
 
 
+# "Is there a cap on sick days?" and "Is it possible to …" point back to nothing: the "there" and "it" stand in for what
+# follows.
+_EXISTENTIAL = re.compile(r"\b(is|are|was|were|will|would)\s+there\b", re.I)
+_EXPLETIVE = re.compile(r"\b(is|was|will|would)\s+it\s+(be\s+)?(possible|ok|okay|allowed|permitted|true|necessary|"
+                        r"required|mandatory|normal|acceptable|fine)\b", re.I)
+
+
+def pointers(text: str) -> frozenset[str]:
+    """The words of text that point back at something named earlier ("does that apply …", "how long does it last?"),
+    less an existential "there" or an "it" standing in for what follows."""
+    dummies = ({"there"} if _EXISTENTIAL.search(text) else set()) | ({"it"} if _EXPLETIVE.search(text) else set())
+    return frozenset(set(re.findall(r"[a-z]+", text.lower())) & REFERRING - dummies)
+
+
 def refers(piece: str) -> bool:
     """Whether a part leans on what came before it ("how long does it last?", "how often is that part replaced?")."""
-    return bool(set(re.findall(r"[a-z]+", piece.lower())) & REFERRING)
+    return bool(pointers(piece))
 
 
 def standalone(pieces: Sequence[str]) -> list[str]:

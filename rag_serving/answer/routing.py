@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rag_serving.answer.evidence import Evidence
-from rag_serving.answer.parts import REFERRING
+from rag_serving.answer.parts import pointers
 from rag_serving.answer.responses import Route
 from rag_serving.answer.text import words
 from rag_serving.search.hits import Hit
@@ -32,7 +32,8 @@ def clarifying_question(question: str, hits: Sequence[Hit]) -> str:
             topics.append(topic)
         if len(topics) == 3:
             break
-    pronoun = next((w for w in words(question.lower())[:4] if w in REFERRING), None)
+    pointing = pointers(question)
+    pronoun = next((w for w in words(question.lower())[:4] if w in pointing), None)
     opening = f"What does “{pronoun}” refer to" if pronoun else "Could you say a bit more about what you're looking for"
     if len(topics) >= 2:
         return f"{opening}? For example: {', '.join(topics[:-1])} or {topics[-1]}?"

@@ -1,4 +1,4 @@
-from rag_serving.answer.parts import parts, sides, standalone, topic
+from rag_serving.answer.parts import parts, pointers, refers, sides, standalone, topic
 
 
 def test_a_two_part_question_splits_at_the_second_question_word():
@@ -75,3 +75,18 @@ def test_years_are_the_sides_even_when_documents_are_named():
 def test_the_topic_of_a_comparison_drops_its_sides_its_comparing_words_and_the_kind_of_document():
     question = "Did parental leave go up or down between the 2024 and 2025 handbooks?"
     assert topic(question, sides(question)) == "Did parental leave or the and"
+
+
+def test_an_existential_there_or_a_standing_in_it_points_back_at_nothing():
+    assert pointers("Is there a cap on sick days?") == frozenset()
+    assert pointers("Is it possible to carry over leave?") == frozenset()
+    assert refers("how long does it last?") and not refers("and is there a limit?")
+    assert pointers("Is there a form for that?") == {"that"}
+
+
+def test_a_clarifying_question_names_no_standing_in_word():
+    from rag_serving.answer.routing import clarifying_question
+
+    assert clarifying_question("Is there a limit?", []).startswith("Could you say a bit more")
+    assert clarifying_question("Is that allowed?", []).startswith("What does “that” refer to?")
+
