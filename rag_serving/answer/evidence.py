@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
 from rag_serving.answer import measures
-from rag_serving.answer.kinds import MONTHS, QUESTION_WORDS, AnswerKind, has_kind, kind_of
+from rag_serving.answer.kinds import MONTHS, QUESTION_WORDS, AnswerKind, Asks, has_kind, kind_of
 from rag_serving.answer.parts import missing_for, pointers, sides
 from rag_serving.answer.sentences import LEADER, split_sentences
 from rag_serving.answer.terms import contains_term, normalize, standards, strict_identifier
@@ -45,6 +46,11 @@ class QuestionProfile:
     @property
     def vague(self) -> bool:
         return len(self.key_terms) < 2
+
+    @cached_property
+    def asks(self) -> Asks:
+        """What the kind check reads, once per question: every candidate sentence is checked against it."""
+        return Asks.of(self.text, self.kind, self.measure)
 
 
 def proper_names(text: str) -> list[str]:
@@ -229,7 +235,7 @@ def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passa
         missing = missing_for([t for t in q.strict_terms if not contains_term(lowered, t)], compared)
         mine = [c for c in candidates if c.rank == rank]
         for c in mine:
-            c.kind_ok = has_kind(c.text, q.kind, q.text, q.measure)
+            c.kind_ok = has_kind(c.text, q.asks)
         kind_ok = any(c.kind_ok for c in mine)
         best_cos = max((c.cosine for c in mine), default=0.0)
         cov = coverage(q, found)

@@ -80,7 +80,7 @@ def answers_the_kind(draft: Draft, question: QuestionProfile, retrieved: Sequenc
     # not answered by the bereavement leave's "up to 15 days" quoted beside the sentence naming the Summit.
     about = [not question.strict_terms or any(contains_term(text, t) for t in question.strict_terms) for text in cited]
     if (question.kind != "any" or wanted) and not any(
-            ok and has_kind(src.quote, question.kind, question.text, wanted) for src, ok in zip(sources, about)):
+            ok and has_kind(src.quote, question.asks) for src, ok in zip(sources, about)):
         problems.append(f"no quote holds {NAMES[wanted] if wanted else 'a ' + question.kind}, which the question asks for")
     missing = missing_for([t for t in question.strict_terms if not any(contains_term(text, t) for text in cited)],
                           sides(question.text, [h.title for h in retrieved]))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
@@ -81,20 +82,7 @@ def kind_of(question: str) -> AnswerKind:
     return "any"
 
 
-def _new_to(asked: str, match: str) -> bool:
-    """Whether a match says something the question did not: "Who is the Data Protection Officer?" is not answered
-    by a passage naming the Data Protection Officer, only by one naming who that is."""
-    return bool(set(words(match.lower())) - set(words(asked.lower())))
-
-
 _NUMERAL = re.compile(r"\b\w*\d\w*\b")
-
-
-def _own_numbers(text: str, asked: str) -> str:
-    """text without the numbers the question itself says: "401(k)" names the plan asked about ("What is the maximum
-    company match on the 401(k)?"), it is no amount."""
-    said = {m.group(0).lower() for m in _NUMERAL.finditer(asked)}
-    return _NUMERAL.sub(lambda m: " " if m.group(0).lower() in said else m.group(0), text) if said else text
 
 
 # A code written in capitals and digits ("R-452A", "X200-HTR-05", "E-106") is the number asked for only when the
@@ -102,24 +90,55 @@ def _own_numbers(text: str, asked: str) -> str:
 _CODE = re.compile(r"\b(?=[A-Za-z0-9-]*[A-Z])(?=[A-Za-z0-9-]*\d)[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*\b")
 _CODE_Q = re.compile(r"\b(numbers?|codes?|extensions?|phones?|models?|parts?|ids?|references?|versions?|revisions?|"
                      r"forms?|which)\b", re.I)
-def has_kind(text: str, kind: AnswerKind, asked: str = "", wanted: str | None = None) -> bool:
-    """Whether text holds the kind of answer asked for, in the measure the question names if it names one (`wanted`,
-    the profile's: money, a span of time, an email address); for a person, a name or role the question itself names
-    does not count."""
-    if wanted and not measures.written_in(text, wanted):
+
+
+@dataclass(frozen=True)
+class Asks:
+    """What a question asks for, read once per question rather than once per candidate sentence: its kind and measure,
+    and what its own words settle for the kind check."""
+
+    text: str
+    kind: AnswerKind
+    measure: str | None  # money, a span of time, …: the measure the answer must be written in (`measures`)
+    words: frozenset[str]  # a name or role the question itself says does not answer "who"
+    numbers: frozenset[str]  # nor does a number it says: "401(k)" names the plan asked about, it is no amount
+    codes: bool  # it asks for a number, code or part, so a code in capitals and digits answers it
+    past: bool  # "When did …": only a date answers it
+
+    @classmethod
+    def of(cls, question: str, kind: AnswerKind | None = None, measure: str | None = None) -> Asks:
+        return cls(question, kind or kind_of(question), measure, frozenset(words(question.lower())),
+                   frozenset(m.group(0).lower() for m in _NUMERAL.finditer(question)), bool(_CODE_Q.search(question)),
+                   bool(_PAST_WHEN.search(question)))
+
+
+def _without(text: str, numbers: frozenset[str]) -> str:
+    """text without the numbers the question itself says."""
+    lowered = text.lower()
+    if not any(n in lowered for n in numbers):  # most sentences hold none of them: skip the substitution
+        return text
+    return _NUMERAL.sub(lambda m: " " if m.group(0).lower() in numbers else m.group(0), text)
+
+
+def has_kind(text: str, asks: Asks) -> bool:
+    """Whether text holds the kind of answer asked for, in the measure the question names if it names one; for a
+    person, a name or role the question itself names does not count."""
+    if asks.measure and not measures.written_in(text, asks.measure):
         return False
-    if kind == "number":
-        plain = _own_numbers(_REFERENCE.sub(" ", text), asked)
-        if not _CODE_Q.search(asked):
-            plain = _CODE.sub(" ", plain)
-        return bool(_NUMBER.search(plain))
-    if kind == "date":
-        return bool(_DATE.search(text)) or (not _PAST_WHEN.search(asked) and (
+    if asks.kind == "number":
+        plain = _without(_REFERENCE.sub(" ", text), asks.numbers)
+        if not _NUMBER.search(plain):
+            return False
+        return asks.codes or bool(_NUMBER.search(_CODE.sub(" ", plain)))
+    if asks.kind == "date":
+        return bool(_DATE.search(text)) or (not asks.past and (
             bool(_WHEN_WRITTEN.search(text)) or measures.written_in(text, "span")))
-    if kind == "person":
-        return any(_new_to(asked, m.group(0)) for pattern in (_PERSON, _ROLE) for m in pattern.finditer(text))
-    if kind == "reason":
+    if asks.kind == "person":
+        # "Who is the Data Protection Officer?" is not answered by a passage naming the Data Protection Officer.
+        return any(set(words(m.group(0).lower())) - asks.words for pattern in (_PERSON, _ROLE)
+                   for m in pattern.finditer(text))
+    if asks.kind == "reason":
         return bool(_REASON.search(text))
-    if kind == "place":
+    if asks.kind == "place":
         return bool(_PLACE.search(text))
     return True
