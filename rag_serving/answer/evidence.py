@@ -10,10 +10,10 @@ from functools import cached_property
 import numpy as np
 
 from rag_serving.answer import measures
-from rag_serving.answer.kinds import MONTHS, QUESTION_WORDS, AnswerKind, Asks, has_kind, kind_of
+from rag_serving.answer.kinds import HOW_MEASURES, MONTHS, QUESTION_WORDS, AnswerKind, Asks, has_kind, kind_of
 from rag_serving.answer.parts import missing_for, pointers, sides
 from rag_serving.answer.sentences import LEADER, split_sentences
-from rag_serving.answer.terms import contains_term, normalize, standards, strict_identifier
+from rag_serving.answer.terms import IDENTIFIER, contains_term, normalize, standards, strict_identifier
 from rag_serving.answer.text import stem, stems, stop_words, words
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.editions import superseded
@@ -21,9 +21,6 @@ from rag_serving.search.hits import Hit
 from rag_serving.search.query import Query
 
 _YEAR = re.compile(r"\b(19|20)\d\d\b")
-# Identifiers: part numbers, error codes, memo numbers, model names (letters and digits mixed).
-_IDENTIFIER = re.compile(r"\b(?=[A-Za-z0-9-]*[A-Za-z])(?=[A-Za-z0-9-]*\d)[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*\b")
-_HOW_ADJECTIVES = frozenset("long far old soon large big heavy fast early late".split())
 _HOW_WORKS = re.compile(r"\bhow (does|do|did|will|would|should|can)\b.*\bworks?\W*$", re.I)
 # Requests aimed at the assistant's rules rather than the documents.
 INJECTION = re.compile(
@@ -69,7 +66,7 @@ def proper_names(text: str) -> list[str]:
 def identifiers(text: str) -> list[str]:
     """The codes a normalized text names (part numbers, error codes, forms: letters and digits mixed), as strict
     terms; not years, not amounts."""
-    return [ident for m in _IDENTIFIER.finditer(text)
+    return [ident for m in IDENTIFIER.finditer(text)
             if not _YEAR.fullmatch(m.group(0)) and (ident := strict_identifier(text, m.start(), m.end()))]
 
 
@@ -84,7 +81,7 @@ def profile(question: str, owner: str = "") -> QuestionProfile:
         tokens = tokens[:-1] if tokens and tokens[-1] in ("work", "works") else tokens
     # "How long" asks for a span as "how many" asks for a count: "long" shapes the question and, kept, would favour
     # sentences about long-term disability for a question about short-term disability.
-    tokens = [t for i, t in enumerate(tokens) if not (i and tokens[i - 1] == "how" and t in _HOW_ADJECTIVES)]
+    tokens = [t for i, t in enumerate(tokens) if not (i and tokens[i - 1] == "how" and t in HOW_MEASURES)]
     # A lone letter names nothing by itself: the "k" of "401(k)" would weigh as much as the plan's number.
     content = [t for t in tokens if t not in stop and t not in QUESTION_WORDS and not (len(t) == 1 and t.isalpha())]
     key = tuple(dict.fromkeys(stem(t) for t in content))

@@ -11,7 +11,7 @@ from rag_serving.answer.comparisons import changed, shape, side_hits, side_kind
 from rag_serving.answer.edges import ends_mid_sentence, opens_mid_sentence
 from rag_serving.answer.evidence import Candidate, Evidence, assess, coverage, identifiers, profile, semantic
 from rag_serving.answer.kinds import AnswerKind, has_kind
-from rag_serving.answer.parts import parts, refers, sides, topic
+from rag_serving.answer.parts import REFERRING, parts, refers, sides, topic
 from rag_serving.answer.responses import Draft, Sentence, Source
 from rag_serving.answer.selection import LearnedSelection
 from rag_serving.answer.sentences import is_row, split_sentences, squish
@@ -203,9 +203,9 @@ def distinct(chosen: list[Candidate]) -> list[Candidate]:
     return [c for i, c in enumerate(chosen) if not any(repeats(i, j) for j in range(len(chosen)) if j != i)]
 
 
-# A sentence opening with one of these continues the one before it: "It requires the prior written approval of People
-# Operations" says what "Working from another country" requires.
-_REFERS_BACK = re.compile(r"^\W*(it|its|this|that|these|those|they|their|he|she|such)\b", re.I)
+# A sentence opening with a word pointing back continues the one before it: "It requires the prior written approval of
+# People Operations" says what "Working from another country" requires. An opening "There is" points at nothing.
+_REFERS_BACK = re.compile(rf"^\W*({'|'.join(sorted(REFERRING - {'there'} | {'such'}))})\b", re.I)
 
 
 def with_referents(chosen: list[Candidate], candidates: Sequence[Candidate]) -> list[Candidate]:

@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from rag_serving.answer import measures
+from rag_serving.answer.terms import IDENTIFIER
 from rag_serving.answer.text import words
 
 AnswerKind = Literal["number", "date", "person", "reason", "place", "any"]
@@ -33,7 +34,10 @@ QUANTITY = (r"percentage|percent|number|amount|fee|price|cost|rate|limit|maximum
             r"length|(?<!dress )code|stipend|allowance|budget|deductible|match|bonus|salary|wage|hours|speed|distance|"
             r"weight|load|size|capacity|interval|duration|frequency|threshold|quota|total|age|height|width|depth|"
             r"volume|pressure|voltage")
-_NUMBER_Q = re.compile(r"\bhow (many|much|long|often|far|old|soon|large|big|heavy|fast)\b"
+# What "how" asks for a number with: "many", "much", and the measure words that, like them, shape the question rather
+# than name what it is about ("how long is the leave?").
+HOW_MEASURES = frozenset("many much long often far old soon large big heavy fast".split())
+_NUMBER_Q = re.compile(rf"\bhow ({'|'.join(sorted(HOW_MEASURES))})\b"
                        rf"|\b(what|which)(['’]s|\s+(is|are|was|were))?\s+((the|a|an|our|my|your|its|their)\s+)?"
                        rf"([\w()'’-]+\s+){{0,3}}?({QUANTITY})s?\b"
                        r"|\b(money|allowance|stipend|budget)\b", re.I)
@@ -87,7 +91,6 @@ _NUMERAL = re.compile(r"\b\w*\d\w*\b")
 
 # A code written in capitals and digits ("R-452A", "X200-HTR-05", "E-106") is the number asked for only when the
 # question asks for a number, code or extension; "What is the warranty on the X200 compressor?" asks for a period.
-_CODE = re.compile(r"\b(?=[A-Za-z0-9-]*[A-Z])(?=[A-Za-z0-9-]*\d)[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*\b")
 _CODE_Q = re.compile(r"\b(numbers?|codes?|extensions?|phones?|models?|parts?|ids?|references?|versions?|revisions?|"
                      r"forms?|which)\b", re.I)
 
@@ -120,6 +123,11 @@ def _without(text: str, numbers: frozenset[str]) -> str:
     return _NUMERAL.sub(lambda m: " " if m.group(0).lower() in numbers else m.group(0), text)
 
 
+def _lower_case_only(m: re.Match) -> str:
+    """An identifier kept only if it is written without capitals ("10-year"); a code ("R-452A") is blanked."""
+    return m.group(0) if m.group(0).islower() else " "
+
+
 def has_kind(text: str, asks: Asks) -> bool:
     """Whether text holds the kind of answer asked for, in the measure the question names if it names one; for a
     person, a name or role the question itself names does not count."""
@@ -129,7 +137,7 @@ def has_kind(text: str, asks: Asks) -> bool:
         plain = _without(_REFERENCE.sub(" ", text), asks.numbers)
         if not _NUMBER.search(plain):
             return False
-        return asks.codes or bool(_NUMBER.search(_CODE.sub(" ", plain)))
+        return asks.codes or bool(_NUMBER.search(IDENTIFIER.sub(_lower_case_only, plain)))
     if asks.kind == "date":
         return bool(_DATE.search(text)) or (not asks.past and (
             bool(_WHEN_WRITTEN.search(text)) or measures.written_in(text, "span")))

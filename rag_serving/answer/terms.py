@@ -36,6 +36,8 @@ _MEASURE = re.compile(r"(?P<n>\d+(?:\.\d+)?)(?P<u>[a-z]{1,3})")
 # ("$1.2B" is matched as "2B").
 _LEAD = re.compile(r"(?:(?<![a-z0-9.,])[$€£¥]?\d+(?:[.,]\d+)*[.,]|[$€£¥])$")
 _BARE_YEAR = re.compile(r"(?:19|20)\d\d")
+# Identifiers: part numbers, error codes, memo numbers, model names (letters and digits mixed).
+IDENTIFIER = re.compile(r"\b(?=[A-Za-z0-9-]*[A-Za-z])(?=[A-Za-z0-9-]*\d)[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*\b")
 # A standard or regulation named by its body's acronym and number: "ISO 9001", "EN 378", "IEC 60335-2-89".
 # Fiscal and calendar years ("FY 2022") have forms of their own; a body joined to its number ("X200") is an identifier.
 _STANDARD = re.compile(r"\b(?!(?:FY|CY)\b)(?P<a>[A-Z]{2,6})[\s-](?P<n>\d{2,}(?:[-:.]\d+)*)\b")
