@@ -48,6 +48,17 @@ def test_the_arena_is_off_unless_asked_for_and_vectors_are_the_same_either_way(m
     assert np.array_equal(served.embed(texts), batch.embed(texts))
 
 
+def test_a_texts_vector_is_the_same_alone_and_in_a_batch_of_any_size(minilm):
+    # The batch size is a speed setting only: stored sentence vectors are shared by text across requests.
+    texts = [f"Clause {i}: the supplier ships spare part X200-{i:02d} within {i + 2} days." for i in range(9)]
+    texts.append("The defrost heater is replaced every four years. " * 12)
+    alone = np.vstack([minilm.embed([t]) for t in texts])
+    for size in (1, 3, 32):
+        batched = get_embedder("minilm")
+        batched.batch_size = size
+        assert np.min(np.sum(batched.embed(texts) * alone, axis=1)) > 1 - 1e-5, size
+
+
 def test_hashed_tfidf_is_identical_across_interpreter_runs():
     code = ("from rag_serving.models.embedders import HashedTfidf; import hashlib; "
             "v = HashedTfidf().embed(['Error E-104 coolant pressure low'])[0]; "
