@@ -16,6 +16,7 @@ ui: install
 	$(BIN)/rag ui
 
 bench: install
+	$(BIN)/python -m benchmarks.embed_batch
 	$(BIN)/python -m benchmarks.ingest_speed
 	$(BIN)/python -m benchmarks.step_times
 	$(BIN)/python -m benchmarks.ui_run
