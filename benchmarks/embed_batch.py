@@ -36,7 +36,7 @@ def main() -> None:
     sets = texts(args.abstracts)
     sizes = sorted({int(s) for s in args.sizes.split(",")} | {BEFORE, OnnxMiniLM.batch_size})
     report = {"commit": git_commit(), "shipped_batch_size": OnnxMiniLM.batch_size,
-              **{f"{k}": len(v) for k, v in sets.items()}, "runs": {}}
+              **{k: len(v) for k, v in sets.items()}, "runs": {}}
     for label, arena in (("ingest (arena on)", True), ("server (arena off)", False)):
         embedder = OnnxMiniLM(arena=arena)
         embedder.batch_size = 1

@@ -82,8 +82,8 @@ class OnnxMiniLM:
     dim = 384
     max_tokens = 256
     # Small batches run faster on this int8 model on two cores (the activations stay in cache): batch 4 against 32,
-    # ~1.15x on chunk-sized passages and ~1.4x on sentences (python -m benchmarks.embed_batch). A text's vector is the
-    # same in any batch (the benchmark prints how far it moves), so the size is a speed setting only.
+    # 1.22x on chunk-sized passages and 1.15x on sentences with the arena, 1.66x and 1.04x without (python -m
+    # benchmarks.embed_batch, docs/decisions.md). A text's vector is the same in any batch, so the size sets speed only.
     batch_size = 4
 
     def __init__(self, threads: int = 0, *, arena: bool = False):

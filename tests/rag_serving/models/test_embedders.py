@@ -53,8 +53,8 @@ def test_a_texts_vector_is_the_same_alone_and_in_a_batch_of_any_size(minilm):
     texts = [f"Clause {i}: the supplier ships spare part X200-{i:02d} within {i + 2} days." for i in range(9)]
     texts.append("The defrost heater is replaced every four years. " * 12)
     alone = np.vstack([minilm.embed([t]) for t in texts])
+    batched = get_embedder("minilm")
     for size in (1, 3, 32):
-        batched = get_embedder("minilm")
         batched.batch_size = size
         assert np.min(np.sum(batched.embed(texts) * alone, axis=1)) > 1 - 1e-5, size
 
