@@ -127,6 +127,7 @@ class PipelineResource(ConfigurableResource):
     candidates: int = D.candidates
     bm25_k1: float = D.bm25_k1
     bm25_b: float = D.bm25_b
+    bm25_ann: bool = D.bm25_ann
     reranker: str = D.reranker
     rerank_depth: int = D.rerank_depth
     reranker_url: str | None = D.reranker_url

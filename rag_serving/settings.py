@@ -58,6 +58,8 @@ class Settings(BaseModel):
     candidates: int = env_field(D.candidates, "RAG_CANDIDATES", "candidates per leg before fusion", ge=1, le=1000)
     bm25_k1: float = env_field(D.bm25_k1, "RAG_BM25_K1", "BM25 term-frequency saturation", ge=0.0, le=10.0)
     bm25_b: float = env_field(D.bm25_b, "RAG_BM25_B", "BM25 length normalization", ge=0.0, le=1.0)
+    bm25_ann: bool = env_field(D.bm25_ann, "RAG_BM25_ANN",
+                               "BM25 candidates from the sparse HNSW index for questions with many postings")
     reranker: Literal[RERANKERS] = env_field(D.reranker, "RAG_RERANKER", "what orders the fused candidates")
     rerank_depth: int = env_field(D.rerank_depth, "RAG_RERANK_DEPTH", "fused candidates the reranker orders",
                                   ge=1, le=1000)
@@ -135,6 +137,7 @@ class Settings(BaseModel):
         """The pipeline these settings describe: what `rag ask`, POST /query, `rag eval` and the nightly run use."""
         return PipelineSpec(
             mode=self.mode, sparse=self.sparse, candidates=self.candidates, bm25_k1=self.bm25_k1, bm25_b=self.bm25_b,
+            bm25_ann=self.bm25_ann,
             reranker=self.reranker, rerank_depth=self.rerank_depth, reranker_url=self.reranker_url,
             reranker_path=self.reranker_path, expand=self.expand,
             synonyms=str(self.synonyms) if self.synonyms else None, mmr_lambda=self.mmr_lambda, editions=self.editions,

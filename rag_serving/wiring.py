@@ -94,7 +94,8 @@ class Wiring:
         return self._shared[key]
 
     def pipeline(self, spec: PipelineSpec) -> Pipeline:
-        retriever = Retriever(self.embedder, k1=spec.bm25_k1, b=spec.bm25_b, candidates=spec.candidates)
+        retriever = Retriever(self.embedder, k1=spec.bm25_k1, b=spec.bm25_b, candidates=spec.candidates,
+                              ann=spec.bm25_ann)
         generator = self.generator(spec)
         helper = self.helper(spec, generator)
         searcher = Searcher(retriever, SearchPlan(mode=spec.mode, sparse=spec.sparse, depth=spec.rerank_depth,

@@ -90,6 +90,7 @@ def insert_entries(conn: psycopg.Connection, entries: list[tuple[str, str, str]]
         ids = [e[0] for e in entries]
         conn.execute(ingest_sql("insert_postings"), (ids,))
         conn.execute(ingest_sql("set_bm25_lengths"), (ids,))
+        conn.execute(ingest_sql("set_bm25_vectors"), (ids,))
         conn.execute(ingest_sql("refresh_bm25_stats"), (organization, rooftop))
         conn.execute("SET maintenance_work_mem = '1GB'")  # the 64 MB default is too small for a 100k-vector HNSW build
         ensure_vector_index(conn, embedder.model, embedder.dim)

@@ -34,7 +34,7 @@ def ensure_vector_index(conn: psycopg.Connection, model: str, dim: int) -> bool:
 
 
 def indexes_step(conn: psycopg.Connection, sha: str, model: str, dim: int, run_id: str | None = None) -> StepReport:
-    """BM25 postings and lengths for the built documents; the vector index for the model if missing."""
+    """BM25 postings, lengths and candidate vectors for the built documents; the vector index for the model if missing."""
     started = time.perf_counter()
     docs = building_documents(conn, sha)
     report = StepReport(documents=len(docs))
@@ -43,6 +43,7 @@ def indexes_step(conn: psycopg.Connection, sha: str, model: str, dim: int, run_i
             conn.execute(sql_text("delete_postings"), (doc["id"],))
             conn.execute(sql_text("insert_postings"), ([doc["id"]],))
             conn.execute(sql_text("set_bm25_lengths"), ([doc["id"]],))
+            conn.execute(sql_text("set_bm25_vectors"), ([doc["id"]],))
         report.add("postings", conn.execute(sql_text("count_postings"), (doc["id"],)).fetchone()["n"])
     if docs:
         report.add("vector_index_created", int(ensure_vector_index(conn, model, dim)))

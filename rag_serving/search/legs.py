@@ -37,9 +37,9 @@ class Retriever:
     """The legs of one pipeline spec: its embedder, BM25 k1 and b, and candidates per leg before fusion."""
 
     def __init__(self, embedder: Embedder, *, k1: float = DEFAULT_SPEC.bm25_k1, b: float = DEFAULT_SPEC.bm25_b,
-                 candidates: int = DEFAULT_SPEC.candidates, ef_search: int = 0):
+                 candidates: int = DEFAULT_SPEC.candidates, ef_search: int = 0, ann: bool = DEFAULT_SPEC.bm25_ann):
         self.embedder = embedder
-        self.k1, self.b, self.candidates = k1, b, candidates
+        self.k1, self.b, self.candidates, self.ann = k1, b, candidates, ann
         self.ef_search = ef_search  # 0: twice the LIMIT, at least EF_SEARCH_MIN
 
     def check_index_model(self, session: Session) -> None:
@@ -64,7 +64,8 @@ class Retriever:
             # and sorts them all by chunk id to sum their scores; at 100k chunks a hash aggregate takes 0.6x the time.
             session.execute("SET LOCAL enable_sort = off")
             with tracer.start_as_current_span("rag.retrieve.bm25"):
-                sparse_rows = bm25.top(session, query, filters, k1=self.k1, b=self.b, limit=limit).rows
+                sparse_rows = bm25.top(session, query, filters, k1=self.k1, b=self.b, limit=limit,
+                                       ann=self.ann).rows
             session.execute("SET LOCAL enable_sort TO DEFAULT")
             sparse_leg = sql.SQL(sql_text("sparse_rows"))
             params["sparse_ids"] = [r["id"] for r in sparse_rows]

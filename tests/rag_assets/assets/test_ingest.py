@@ -311,6 +311,16 @@ def test_published_chunks_have_vectors_and_bm25_postings(database_url, conn, tmp
     assert conn.execute("SELECT count(*) AS n FROM pg_indexes WHERE indexname LIKE 'chunks_hnsw_%%'").fetchone()["n"] == 1
 
 
+def test_published_chunks_carry_a_bm25_vector_with_a_dimension_per_posting(database_url, conn, tmp_path):
+    run_batch(database_url, [Target(write(tmp_path, "handbook.pdf", HANDBOOK_V1), "acme", "hq", "handbook.pdf")])
+    rows = conn.execute("SELECT c.id, c.bm25_vector::text AS v, array_agg(bm25_term_id(p.term)) AS dims "
+                        "FROM chunks c JOIN chunk_terms p ON p.chunk_id = c.id GROUP BY c.id, c.bm25_vector").fetchall()
+    assert rows
+    for row in rows:
+        stored = [int(pair.split(":")[0]) for pair in row["v"].split("/")[0].strip("{}").split(",")]
+        assert stored == sorted(row["dims"])
+
+
 def test_token_vectors_are_stored_per_chunk_and_reused_for_unchanged_bodies(database_url, conn, tmp_path):
     from rag_serving.models.tokenization import load_tokenizer
 

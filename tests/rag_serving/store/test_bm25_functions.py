@@ -20,3 +20,8 @@ def test_a_longer_chunk_scores_a_term_lower(conn):
     # length twice the average: 1 − 0.75 + 0.75 · 2 = 1.75; 2 · 2.2 / (2 + 1.2 · 1.75) = 4.4 / 4.1
     row = conn.execute("SELECT bm25_tf(2, 20, 10, 1.2, 0.75) AS long, bm25_tf(2, 10, 10, 1.2, 0.75) AS avg").fetchone()
     assert row["long"] == pytest.approx(4.4 / 4.1) and row["long"] < row["avg"]
+
+
+def test_a_words_dimension_is_the_first_32_bits_of_its_md5_modulo_a_billion(conn):
+    # md5('leav') = 58dbfbe3…; 0x58dbfbe3 = 1,490,811,875; mod 999,999,999 = 490,811,876; + 1 (dimensions start at 1)
+    assert conn.execute("SELECT bm25_term_id('leav') AS v").fetchone()["v"] == 490_811_877

@@ -1,0 +1,53 @@
+-- Sparse leg for questions whose words have many postings: Okapi BM25's top LIMIT over candidates, which is where it
+-- may differ from reading every posting. The candidates are the %(near)s nearest chunks by inner product with the
+-- question's vector of qtf · idf weights over the chunks' stored tf parts (bm25_vector's HNSW index, migration 0016),
+-- and every chunk holding one of the `rare` words (the rarest, whose postings are few): a chunk that scores on its rare
+-- words alone is the kind a graph walk can miss. The %(head)s best by stored weights are scored exactly from the
+-- postings, with this request's average length, k1 and b, and ranked as bm25_pruned.sql ranks (ties to the id).
+-- Row-level security scopes every read; a request with filters considers only the chunks they admit.
+WITH q AS (
+  SELECT * FROM unnest(%(terms)s::text[], %(weights)s::float8[]) AS q(term, w)
+),
+qv AS (
+  SELECT ('{{' || string_agg(dim || ':' || w, ',' ORDER BY dim) || '}}/1000000000')::sparsevec AS v  -- braces doubled: a format string
+  FROM (SELECT bm25_term_id(term) AS dim, sum(w)::real AS w FROM q GROUP BY 1) AS t
+),
+near AS MATERIALIZED (
+  SELECT c.id
+  FROM chunks c
+  JOIN documents d ON d.id = c.document_id
+  LEFT JOIN sections s ON s.id = c.section_id
+  WHERE c.bm25_vector IS NOT NULL
+  {filters}
+  ORDER BY c.bm25_vector <#> (SELECT v FROM qv)
+  LIMIT %(near)s
+),
+rare AS MATERIALIZED (
+  SELECT p.chunk_id AS id
+  FROM chunk_terms p
+  WHERE p.live
+    AND p.organization_id = current_setting('app.organization_id', true)
+    AND p.term = ANY(%(rare)s::text[])
+  {chunk_filter}
+),
+-- Looked up by id (an array, so the planner cannot choose to scan every chunk and hash them).
+best AS MATERIALIZED (
+  SELECT c.id
+  FROM chunks c
+  WHERE c.id = ANY(ARRAY(SELECT id FROM near UNION SELECT id FROM rare))
+  ORDER BY c.bm25_vector <#> (SELECT v FROM qv), c.id
+  LIMIT %(head)s
+),
+scored AS (
+  SELECT b.id, sum(q.w * bm25_tf(p.tf, p.length, %(avgdl)s, %(k1)s, %(b)s)) AS score
+  FROM best b
+  CROSS JOIN q
+  JOIN chunk_terms p
+    ON p.organization_id = current_setting('app.organization_id', true)
+   AND p.term = q.term AND p.chunk_id = b.id AND p.live
+  GROUP BY b.id
+)
+SELECT id, score, row_number() OVER (ORDER BY round(score::numeric, 9) DESC, id) AS rank
+FROM scored
+ORDER BY rank
+LIMIT %(limit)s
