@@ -28,12 +28,13 @@ EVERY_POSTING_BELOW = 20_000
 SCAN_RATIO = 1.0
 # The approximate top k (bm25_ann.sql) for a question whose words have EVERY_POSTING_BELOW postings or more: NEAR chunks
 # from the HNSW index over stored tf parts, searched with EF_SEARCH, plus every chunk of the rarest words while their
-# postings stay under RARE_POSTINGS; the HEAD best of those by stored weights are scored exactly. At 100k chunks (one
-# tenant, 100 SciFact claims, pgvector's default m = 16) this kept 0.977 of the exact top 50 and SciFact's nDCG@10 to
-# the fourth digit at 10.5 ms p95, against 54 ms for MaxScore (docs/decisions.md, "BM25's candidates").
+# postings stay under RARE_POSTINGS; the HEAD_ANN × LIMIT best of those by stored weights are scored exactly. Set on
+# SciFact's 300 test claims at 100k chunks (one tenant, pgvector's default m = 16) against MaxScore's top 50: a budget
+# of 2,000 postings kept 0.977 of it (0.990 of the top 10) at p95 20 ms, 5,000 kept 0.995 (0.999) at 26 ms, 8,000
+# 0.997 (1.000) at 37 ms; ef_search 400 or 100 more candidates bought less (docs/decisions.md, "BM25's candidates").
 NEAR = 50
 EF_SEARCH = 200
-RARE_POSTINGS = 2_000
+RARE_POSTINGS = 5_000
 HEAD_ANN = 2
 
 
