@@ -27,14 +27,14 @@ EVERY_POSTING_BELOW = 20_000
 # word, 46-48 at 1, 52-54 at 2, 52 at 3, 58 at 4 and 70 at 8.
 SCAN_RATIO = 1.0
 # The approximate top k (bm25_ann.sql) for a question whose words have EVERY_POSTING_BELOW postings or more: NEAR chunks
-# from the HNSW index over stored tf parts, searched with EF_SEARCH, plus every chunk of the rarest words while their
-# postings stay under RARE_POSTINGS; the HEAD_ANN × LIMIT best of those by stored weights are scored exactly. Set on
-# SciFact's 300 test claims at 100k chunks (one tenant, pgvector's default m = 16) against MaxScore's top 50: a budget
-# of 2,000 postings kept 0.977 of it (0.990 of the top 10) at p95 20 ms, 5,000 kept 0.995 (0.999) at 26 ms, 8,000
-# 0.997 (1.000) at 37 ms; ef_search 400 or 100 more candidates bought less (docs/decisions.md, "BM25's candidates").
+# from the HNSW index over stored tf parts (m 32, migration 0016), searched with EF_SEARCH, plus every chunk of the
+# rarest words while their postings stay under RARE_POSTINGS; the HEAD_ANN × LIMIT best of those by stored weights are
+# scored exactly. Set on SciFact's 300 test claims at 100k chunks (one tenant) against MaxScore's top 50: with this
+# index a budget of 2,000 postings kept 0.993 of it (0.998 of the top 10), 5,000 kept 0.997 (0.999) for a quarter more
+# time; ef_search 100 kept 0.981 (docs/decisions.md, "BM25's candidates").
 NEAR = 50
 EF_SEARCH = 200
-RARE_POSTINGS = 5_000
+RARE_POSTINGS = 2_000
 HEAD_ANN = 2
 
 
