@@ -16,7 +16,7 @@ from psycopg.conninfo import make_conninfo
 from rag_assets.evaluation.public_sets import load_beir
 from rag_assets.evaluation.queries import sql_text
 from rag_assets.ingest.embedding_cache import embed_cached
-from rag_assets.ingest.publish import ensure_vector_index
+from rag_assets.ingest.publish import bm25_index_deferred, ensure_vector_index
 from rag_assets.ingest.queries import sql_text as ingest_sql
 from rag_assets.ingest.vectors import backfill_token_vectors
 from rag_serving.store.bootstrap import connect
@@ -74,10 +74,11 @@ def insert_entries(conn: psycopg.Connection, entries: list[tuple[str, str, str]]
                    embedder, organization: str = ORGANIZATION, *, per_document: int = 1) -> None:
     """(id, title, text) entries with their vectors as live documents of <organization>/<rooftop>, `per_document`
     consecutive entries each (one chunk and page per entry; the document takes its first entry's id and title), then
-    the BM25 postings and lengths (the ingest's own SQL), the tenant's BM25 statistics and the HNSW index."""
+    the BM25 postings and lengths (the ingest's own SQL), the tenant's BM25 statistics and the HNSW index (the sparse
+    one built again after the load when the load is most of the table)."""
     register_vector(conn)
     # All or nothing: a build killed part-way must not leave chunks that look finished to the next run.
-    with conn.transaction():
+    with conn.transaction(), bm25_index_deferred(conn, len(entries)):
         with conn.cursor() as cur:
             for i, ((ident, title, text), vector) in enumerate(zip(entries, vectors)):
                 ordinal = i % per_document
@@ -89,8 +90,7 @@ def insert_entries(conn: psycopg.Connection, entries: list[tuple[str, str, str]]
                 cur.execute(sql_text("beir_chunk"), row)
         ids = [e[0] for e in entries]
         conn.execute(ingest_sql("insert_postings"), (ids,))
-        conn.execute(ingest_sql("set_bm25_lengths"), (ids,))
-        conn.execute(ingest_sql("set_bm25_vectors"), (ids,))
+        conn.execute(ingest_sql("set_bm25_columns"), (ids,))
         conn.execute(ingest_sql("refresh_bm25_stats"), (organization, rooftop))
         conn.execute("SET maintenance_work_mem = '1GB'")  # the 64 MB default is too small for a 100k-vector HNSW build
         ensure_vector_index(conn, embedder.model, embedder.dim)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from psycopg import sql
@@ -27,15 +28,19 @@ EVERY_POSTING_BELOW = 20_000
 # word, 46-48 at 1, 52-54 at 2, 52 at 3, 58 at 4 and 70 at 8.
 SCAN_RATIO = 1.0
 # The approximate top k (bm25_ann.sql) for a question whose words have EVERY_POSTING_BELOW postings or more: NEAR chunks
-# from the HNSW index over stored tf parts (m 32, migration 0016), searched with EF_SEARCH, plus every chunk of the
-# rarest words while their postings stay under RARE_POSTINGS; the HEAD_ANN × LIMIT best of those by stored weights are
-# scored exactly. Set on SciFact's 300 test claims at 100k chunks (one tenant) against MaxScore's top 50: with this
-# index a budget of 2,000 postings kept 0.993 of it (0.998 of the top 10), 5,000 kept 0.997 (0.999) for a quarter more
-# time; ef_search 100 kept 0.981 (docs/decisions.md, "BM25's candidates").
+# from the HNSW index over stored tf parts (m 32, migration 0016), searched with EF_SEARCH, plus the RARE_HEAD × LIMIT
+# chunks scoring best on the rarest words alone, taken while those words' postings stay under RARE_POSTINGS; the
+# HEAD_ANN × LIMIT best of those by stored weights are scored exactly. NEAR, EF_SEARCH and RARE_POSTINGS were set on
+# SciFact's 300 test claims at 100k chunks (one tenant) against MaxScore's top 50: with this index a budget of 2,000
+# postings kept 0.993 of it (0.998 of the top 10), 5,000 kept 0.997 (0.999) for a quarter more time; ef_search 100
+# kept 0.981. RARE_HEAD and HEAD_ANN on the same claims (docs/decisions.md, "BM25's candidates"): ranking every rare
+# chunk by its stored vector read up to 2,000 chunk rows; the best 200 by their rare words' postings kept 0.985
+# (0.996 of the top 10) with nDCG@10 unchanged, and scoring 75 exactly kept what scoring 100 did, p95 21.3 -> 17.3 ms.
 NEAR = 50
 EF_SEARCH = 200
 RARE_POSTINGS = 2_000
-HEAD_ANN = 2
+RARE_HEAD = 4
+HEAD_ANN = 1.5
 
 
 @dataclass(frozen=True)
@@ -81,7 +86,8 @@ def approximate(session: Session, ordered: list[Term], filters: Filters, avgdl: 
     session.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
     return session.execute(ann_statement(filters), {
         **filters.params(), "terms": [t.term for t in ordered], "weights": [t.weight for t in ordered],
-        "rare": rare_terms(ordered), "near": max(near, limit) if near else 0, "head": HEAD_ANN * limit, "limit": limit,
+        "rare": rare_terms(ordered), "near": max(near, limit) if near else 0, "rare_head": RARE_HEAD * limit,
+        "head": math.ceil(HEAD_ANN * limit), "limit": limit,
         "avgdl": avgdl, "k1": k1, "b": b}).fetchall()
 
 

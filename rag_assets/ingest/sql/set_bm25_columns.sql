@@ -1,2 +1,3 @@
--- The sparse leg's candidate vectors for these documents' chunks, from their postings (migration 0016).
-SELECT set_bm25_vectors(%s::text[])
+-- These documents' chunk lengths and the sparse leg's candidate vectors, from their postings, in one UPDATE
+-- (migration 0017).
+SELECT set_bm25_columns(%s::text[])

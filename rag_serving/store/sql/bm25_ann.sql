@@ -1,9 +1,10 @@
 -- Sparse leg for questions whose words have many postings: Okapi BM25's top LIMIT over candidates, which is where it
 -- may differ from reading every posting. The candidates are the %(near)s nearest chunks by inner product with the
 -- question's vector of qtf · idf weights over the chunks' stored tf parts (bm25_vector's HNSW index, migration 0016),
--- and every chunk holding one of the `rare` words (the rarest, whose postings are few): a chunk that scores on its rare
--- words alone is the kind a graph walk can miss. The %(head)s best by stored weights are scored exactly from the
--- postings, with this request's average length, k1 and b, and ranked as bm25_pruned.sql ranks (ties to the id).
+-- and the %(rare_head)s chunks scoring best on the `rare` words alone (the rarest, whose postings are few, read from
+-- the covering index without touching a chunk): a chunk that scores on its rare words is the kind a graph walk can
+-- miss. The %(head)s best of those by stored weights are scored exactly from the postings, with this request's
+-- average length, k1 and b, and ranked as bm25_pruned.sql ranks (ties to the id).
 -- Row-level security scopes every read; a request with filters considers only the chunks they admit.
 WITH q AS (
   SELECT * FROM unnest(%(terms)s::text[], %(weights)s::float8[]) AS q(term, w)
@@ -25,10 +26,14 @@ near AS MATERIALIZED (
 rare AS MATERIALIZED (
   SELECT p.chunk_id AS id
   FROM chunk_terms p
+  JOIN q ON q.term = p.term
   WHERE p.live
     AND p.organization_id = current_setting('app.organization_id', true)
     AND p.term = ANY(%(rare)s::text[])
   {chunk_filter}
+  GROUP BY p.chunk_id
+  ORDER BY sum(q.w * bm25_tf(p.tf, p.length, %(avgdl)s, %(k1)s, %(b)s)) DESC, p.chunk_id
+  LIMIT %(rare_head)s
 ),
 -- Looked up by id (an array, so the planner cannot choose to scan every chunk and hash them).
 best AS MATERIALIZED (

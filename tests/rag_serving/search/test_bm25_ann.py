@@ -75,6 +75,25 @@ def test_a_chunk_holding_a_rare_word_is_a_candidate_without_the_index(database_u
     assert neither == []
 
 
+def test_the_rare_words_chunks_taken_are_those_scoring_best_on_them(database_url, monkeypatch):
+    # near = 0 and a budget of 1 posting short of "grow"'s: the candidates are zebra's chunks alone. At equal length
+    # the chunk with zebra three times outscores the one with it twice, which outscores the one with it once, so a
+    # rare head of 1 (RARE_HEAD 1 × LIMIT 1) takes z3 although its id sorts last.
+    chunks = [("z1", "Z", "zebras grow tall"), ("z2", "Z", "zebras zebras grow"), ("z3", "Z", "zebras zebras zebras"),
+              ("g1", "G", "grow grow grow"), ("g2", "G", "apples grow"), ("g3", "G", "plums grow")]
+    database = load(database_url, chunks, "zoo")
+    monkeypatch.setattr(bm25, "RARE_POSTINGS", 3)
+    try:
+        monkeypatch.setattr(bm25, "RARE_HEAD", 1)
+        one = ann(database, Tenant("bench", ("zoo",)), "zebras", 1, near=0)
+        monkeypatch.setattr(bm25, "RARE_HEAD", 3)
+        three = ann(database, Tenant("bench", ("zoo",)), "zebras", 3, near=0)
+    finally:
+        database.close()
+    assert [r["id"] for r in one] == ["z3"]
+    assert [r["id"] for r in three] == ["z3", "z2", "z1"]
+
+
 def test_the_rarest_words_are_read_while_their_postings_fit_the_budget():
     terms = [bm25.Term("cell", 0.5, 900), bm25.Term("effect", 0.8, 600), bm25.Term("snail", 4.0, 3)]
     assert bm25.rare_terms(terms, 2_000) == ["snail", "effect", "cell"]

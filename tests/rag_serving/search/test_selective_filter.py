@@ -37,7 +37,7 @@ def test_one_percent_filter_returns_fifty_results(database_url):
                  for i, (t, v) in enumerate(zip(texts, vectors))],
             )
         conn.execute(sql_text("insert_postings"), (["doc"],))
-        conn.execute(sql_text("set_bm25_lengths"), (["doc"],))
+        conn.execute(sql_text("set_bm25_columns"), (["doc"],))
         conn.execute(sql_text("refresh_bm25_stats"), ("acme", "hq"))
         ensure_vector_index(conn, embedder.model, embedder.dim)
     database = Database(make_conninfo(database_url, user=APP_ROLE), max_size=1)
