@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import psycopg
+from psycopg import pq
 
 from rag_assets.ingest.queries import INDEX_LOCK_KEY, sql_text
 from rag_assets.ingest.registration import sha256_hex
@@ -40,6 +41,9 @@ def bm25_index_deferred(conn: psycopg.Connection, rows: int) -> Iterator[None]:
     """Inside a transaction, before a bulk load of `rows` chunks at least as many as the table holds: drop the BM25
     candidates' HNSW index and build it again from its own definition after. pgvector builds the graph over 100k
     chunks in minutes and took 100k updates one at a time in 90 (docs/decisions.md, "BM25's candidates")."""
+    # Outside a transaction the DROP would commit alone, and a failed load would leave the table without its index.
+    if conn.info.transaction_status != pq.TransactionStatus.INTRANS:
+        raise RuntimeError("bm25_index_deferred needs an open transaction")
     index = conn.execute(sql_text("bm25_index_definition")).fetchone()
     if index is None or rows < index["chunks"]:
         yield
