@@ -22,6 +22,10 @@ SELECTION = ("formula", "learned")
 WEB_SEARCH = ("off", "searxng")
 
 
+class WiringError(ValueError):
+    """A spec asks for something this deployment cannot build (a helper model that is not configured, ...)."""
+
+
 @dataclass(frozen=True)
 class PipelineSpec:
     """What a question goes through, in order. The defaults are the shipped pipeline: each is the ablation row that

@@ -23,16 +23,12 @@ from rag_serving.search.legs import Retriever
 from rag_serving.search.pipeline import Searcher, SearchPlan
 from rag_serving.search.rerankers import CandidateScorer
 from rag_serving.search.rewriting import Rewriter
-from rag_serving.spec import Mode, PipelineSpec, Sparse
+from rag_serving.spec import Mode, PipelineSpec, Sparse, WiringError
 from rag_serving.store.bootstrap import bootstrap
 from rag_serving.store.sessions import Database, Tenant, app_url
 
 DEFAULT_CLAUDE = "claude-opus-5-5"
 HELPER_MAX_TOKENS = 200
-
-
-class WiringError(ValueError):
-    """A spec asks for something this deployment cannot build (a helper model that is not configured, ...)."""
 
 
 @dataclass

@@ -10,7 +10,7 @@ import click
 
 from rag_assets.cli import admin, config, database, demo, evaluate, ingest, query, services
 from rag_serving.settings import SettingsError
-from rag_serving.wiring import WiringError
+from rag_serving.spec import WiringError
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})

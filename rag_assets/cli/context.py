@@ -9,7 +9,6 @@ import click
 from rag_assets.settings import Settings, load_settings
 from rag_serving.spec import PipelineSpec
 from rag_serving.store.bootstrap import bootstrap
-from rag_serving.wiring import embedder_for, from_settings, serving_database
 
 
 def say(message: str = "") -> None:
@@ -24,6 +23,9 @@ def settings() -> Settings:
 @contextmanager
 def pipeline(settings: Settings, spec: PipelineSpec | None = None):
     """The pipeline the settings describe (or a variant spec) on a one-connection serving pool, closed afterwards."""
+    # Imported here: the models and answer modules are a third of a second that `rag ingest` and `rag db` never use.
+    from rag_serving.wiring import embedder_for, from_settings, serving_database
+
     database = serving_database(settings, max_size=1, server_url=bootstrap(settings))
     try:
         yield from_settings(settings, database=database, embedder=embedder_for(settings), spec=spec)

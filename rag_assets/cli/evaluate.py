@@ -13,7 +13,6 @@ from rag_assets.cli.context import fail, say, settings
 from rag_assets.evaluation.provenance import REPO_ROOT, git_commit
 from rag_assets.evaluation.scoring import BOOTSTRAP_RESAMPLES, UNIT_NOTE, summarize
 from rag_serving.spec import with_overrides
-from rag_serving.wiring import Wiring, embedder_for
 
 GOLDEN = REPO_ROOT / "golden"
 
@@ -51,6 +50,7 @@ def eval_(golden_dir, beir_dir, split, overrides) -> None:
     """Score the shipped pipeline (or a --with variant) case by case: a JSON line per case, then a summary line."""
     from rag_assets.evaluation.runs import run_case
     from rag_assets.evaluation.sources import shipped_for
+    from rag_serving.wiring import Wiring, embedder_for
 
     s = settings()
     spec = _spec(s, overrides)
@@ -76,6 +76,7 @@ def run_ablate(golden_dir=GOLDEN, beir_dir=None, split=None, rows="all", overrid
                markdown_out=None, save: bool = False, llm: str | None = None, llm_model: str | None = None) -> dict:
     from rag_assets.evaluation.report import markdown, save_result
     from rag_assets.evaluation.sources import run_ablation
+    from rag_serving.wiring import embedder_for
 
     s = settings()
     spec = _spec(s, overrides)
@@ -142,6 +143,7 @@ def ablate(golden_dir, beir_dir, split, overrides, public_set, rows, json_out, m
 def sweep(golden_dir, split, max_false_answer_rate, overrides, save) -> None:
     """The answer threshold 0.1 to 0.9 for the shipped pipeline: false-answer against over-abstention rate."""
     from rag_assets.evaluation import sources, thresholds
+    from rag_serving.wiring import Wiring, embedder_for
 
     s = settings()
     spec = _spec(s, overrides)

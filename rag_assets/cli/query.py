@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import time
 from contextlib import nullcontext
+from typing import TYPE_CHECKING
 
 import click
 
 from rag_assets.cli.context import fail, pipeline, say, settings
-from rag_serving.answer.generators import GeneratorError
-from rag_serving.answer.responses import Response
-from rag_serving.search.hits import Filters
-from rag_serving.search.legs import IndexModelMismatch
 from rag_serving.store.sessions import Tenant
+
+# The search and answer modules load when a command runs (cli/context.pipeline says why).
+if TYPE_CHECKING:
+    from rag_serving.answer.responses import Response
+    from rag_serving.search.hits import Filters
 
 tenant_options = [
     click.option("--org", required=True, help="organization"),
@@ -29,6 +31,8 @@ def with_tenant(command):
 def run_search(question: str, org: str, rooftops, *, k: int = 10, mode=None, sparse=None, rerank: bool = True,
                filters: Filters | None = None, served=None) -> None:
     """Print the hits; served is a pipeline to reuse (the demo asks several questions of one)."""
+    from rag_serving.search.legs import IndexModelMismatch
+
     with (nullcontext(served) if served else pipeline(settings())) as p:
         started = time.perf_counter()
         try:
@@ -65,6 +69,8 @@ def run_search(question: str, org: str, rooftops, *, k: int = 10, mode=None, spa
 def search(question, org, rooftops, k, mode, sparse, no_rerank, kind, year, published_from, published_to, document,
            section) -> None:
     """Ranked, tenant-scoped chunks for a question, as POST /retrieve returns them."""
+    from rag_serving.search.hits import Filters
+
     filters = Filters(kinds=list(kind) or None, year=year, documents=list(document) or None, section=section,
                       published_from=published_from, published_to=published_to)
     run_search(question, org, rooftops, k=k, mode=mode, sparse=sparse, rerank=not no_rerank, filters=filters)
@@ -101,6 +107,9 @@ def render_response(r: Response) -> list[str]:
 
 
 def run_ask(question: str, org: str, rooftops, *, history=(), as_json: bool = False, served=None) -> None:
+    from rag_serving.answer.generators import GeneratorError
+    from rag_serving.search.legs import IndexModelMismatch
+
     with (nullcontext(served) if served else pipeline(settings())) as p:
         try:
             response = p.ask(Tenant(org, tuple(rooftops)), question, history=list(history))
