@@ -40,7 +40,7 @@ def ensure_vector_index(conn: psycopg.Connection, model: str, dim: int) -> bool:
 def bm25_index_deferred(conn: psycopg.Connection, rows: int) -> Iterator[None]:
     """Inside a transaction, before a bulk load of `rows` chunks at least as many as the table holds: drop the BM25
     candidates' HNSW index and build it again from its own definition after. pgvector builds the graph over 100k
-    chunks in minutes and took 100k updates one at a time in 90 (docs/decisions.md, "BM25's candidates")."""
+    chunks in minutes and took 100k updates one at a time in 90 minutes (docs/decisions.md, "BM25's candidates")."""
     # Outside a transaction the DROP would commit alone, and a failed load would leave the table without its index.
     if conn.info.transaction_status != pq.TransactionStatus.INTRANS:
         raise RuntimeError("bm25_index_deferred needs an open transaction")
