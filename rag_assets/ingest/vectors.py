@@ -38,7 +38,8 @@ def embeddings_step(conn: psycopg.Connection, sha: str, embedder, run_id: str | 
         joint = isinstance(embedder, JointEncoder)
         vectors, stats = embed_cached(conn, embedder, [r["body"] for r in rows], encode=encode if joint else None)
         with conn.transaction(), conn.cursor() as cur:
-            cur.executemany(sql_text("set_chunk_embedding"), [(v, embedder.model, r["id"]) for r, v in zip(rows, vectors)])
+            cur.executemany(sql_text("set_chunk_embedding"), [(v, embedder.model, r["organization_id"], r["id"])
+                                                                for r, v in zip(rows, vectors)])
             cur.execute(sql_text("set_document_embedding_model"), (embedder.model, doc["id"]))
         fresh = [r for r in rows if r["body"] in states]
         insert_token_vectors(conn, embedder.model, fresh, [states[r["body"]] for r in fresh], report)

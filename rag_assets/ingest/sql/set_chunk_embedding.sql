@@ -1,1 +1,1 @@
-UPDATE chunks SET embedding = %s, embedding_model = %s WHERE id = %s
+UPDATE chunks SET embedding = %s, embedding_model = %s WHERE organization_id = %s AND id = %s

@@ -1,8 +1,18 @@
 """Migrations against the embedded server: the schema, applied once, never changed after the fact."""
 
-import pytest
+import hashlib
+import uuid
 
-from rag_serving.store.migrate import MigrationError, migrate
+import psycopg
+import pytest
+from psycopg import sql
+from psycopg.conninfo import make_conninfo
+
+from rag_assets.ingest.publish import ensure_vector_index, hnsw_index_name
+from rag_assets.ingest.queries import sql_text as ingest_sql
+from rag_serving.store import bootstrap as db
+from rag_serving.store.migrate import MigrationError, migrate, migration_files
+from rag_serving.store.sqlfiles import sql_text
 
 EXPECTED_TABLES = {"documents", "pages", "sections", "chunks", "ingest_errors", "files", "schema_migrations"}
 
@@ -44,3 +54,39 @@ def test_generated_tsvector_indexes_chunk_body(conn):
                  ("1" * 64,))
     hit = conn.execute("SELECT tsv @@ to_tsquery('english', 'week & parent') AS hit FROM chunks").fetchone()["hit"]
     assert hit is True
+
+
+def test_partitioning_chunks_keeps_each_chunk_its_vector_index_and_what_points_at_it(pg_server_url):
+    # A database at 0017 with one chunk, its posting and a model's HNSW index, then migrated through 0018.
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(pg_server_url, autocommit=True) as admin:
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    url = make_conninfo(pg_server_url, dbname=name)
+    try:
+        with db.connect(url, autocommit=True) as conn:
+            conn.execute(sql_text("create_migrations_table"))
+            for version, text in migration_files():
+                if version < "0018":
+                    conn.execute(text)
+                    conn.execute(sql_text("insert_applied"), (version, hashlib.sha256(text.encode()).hexdigest()))
+            conn.execute("INSERT INTO documents (id, organization_id, rooftop_id, source_path, sha256, file_name, "
+                         "media_type, title, pipeline_digest, status) VALUES ('d', 'acme', 'hq', 'a.md', %s, 'a.md', "
+                         "'text/markdown', 'A', 'x', 'live')", ("1" * 64,))
+            conn.execute("INSERT INTO chunks (id, organization_id, rooftop_id, document_id, ordinal, page_start, "
+                         "page_end, page_label_start, page_label_end, body, token_count, char_start, char_end, sha256, "
+                         "body_sha256, embedding, embedding_model) VALUES ('c', 'acme', 'hq', 'd', 0, 1, 1, '1', '1', "
+                         "'Parental leave lasts sixteen weeks', 5, 0, 34, %s, 'b', '[1,0,0]', 'm')", ("1" * 64,))
+            conn.execute(ingest_sql("insert_postings"), (["d"],))
+            ensure_vector_index(conn, "m", 3)
+        assert migrate(url)[0] == "0018_chunks_partitioned_by_organization"
+        with db.connect(url, autocommit=True) as conn:
+            assert [r["id"] for r in conn.execute("SELECT id FROM chunks")] == ["c"]
+            leaves = conn.execute("SELECT count(*) AS n FROM pg_partition_tree(to_regclass(%s)) WHERE isleaf",
+                                  (hnsw_index_name("m"),)).fetchone()["n"]
+            assert leaves == 32
+            assert conn.execute("SELECT count(*) AS n FROM chunk_terms").fetchone()["n"] == 5
+            conn.execute("DELETE FROM documents")
+            assert conn.execute("SELECT count(*) AS n FROM chunk_terms").fetchone()["n"] == 0
+    finally:
+        with psycopg.connect(pg_server_url, autocommit=True) as admin:
+            admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))

@@ -162,3 +162,28 @@ def test_serving_role_cannot_write_stored_files(corpus_app_db):
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
         with corpus_app_db.session(ACME_HQ) as s:
             s.execute("DELETE FROM files")
+
+
+def test_the_serving_role_cannot_read_a_partition_of_chunks_around_its_policy(corpus_app_db, corpus_db):
+    # The policy is on the parent (migration 0018); a partition read by name would skip it, so none is granted.
+    with db.connect(corpus_db) as admin:
+        partition = admin.execute("SELECT DISTINCT tableoid::regclass::text AS name FROM chunks "
+                                  "WHERE organization_id = 'globex'").fetchone()["name"]
+    with pytest.raises(psycopg.errors.InsufficientPrivilege, match="permission denied"):
+        with corpus_app_db.session(GLOBEX) as conn:
+            conn.execute(f"SELECT count(*) FROM {partition}")
+
+
+def test_a_tenants_dense_search_reads_only_its_own_partition_of_chunks(corpus_app_db, corpus_db):
+    # 32 partitions by hash of the organization; the tenant setting, an InitPlan of the policy, prunes the 31 others
+    # as the statement runs: their scans are planned and never executed.
+    with db.connect(corpus_db) as admin:
+        own = admin.execute("SELECT DISTINCT tableoid::regclass::text AS name FROM chunks "
+                            "WHERE organization_id = 'acme'").fetchone()["name"]
+    with corpus_app_db.session(ACME_HQ) as conn:
+        plan = [r["QUERY PLAN"] for r in conn.execute(
+            "EXPLAIN (ANALYZE, COSTS OFF) SELECT id FROM chunks WHERE embedding IS NOT NULL "
+            "ORDER BY embedding::vector(384) <=> (SELECT embedding::vector(384) FROM chunks LIMIT 1) LIMIT 5")]
+    scans = [(line.split(" on chunks_p")[1][:2], "never executed" not in line) for line in plan if " on chunks_p" in line]
+    assert {"chunks_p" + p for p, ran in scans if ran} == {own}, plan
+    assert len({p for p, ran in scans if not ran}) == 31, plan
