@@ -37,7 +37,12 @@ class Session:
     tenant: Tenant
 
     def execute(self, query, params=None, *, binary: bool = False) -> psycopg.Cursor:
-        """binary=True: results in PostgreSQL's binary format (bytea as raw bytes, not hex text at twice the size)."""
+        """binary=True: results in PostgreSQL's binary format (bytea as raw bytes, not hex text at twice the size).
+        Named parameters always carry `organization`, this tenant's own."""
+        if isinstance(params, dict):
+            # A statement that names its organization as a value is planned for that partition of chunks alone
+            # (migration 0018); pruned only by the policy's setting, it is planned over all 32 (docs/decisions.md).
+            params = {**params, "organization": self.tenant.organization_id}
         return self.conn.execute(query, params, binary=binary)
 
 

@@ -39,7 +39,7 @@ rare AS MATERIALIZED (
 best AS MATERIALIZED (
   SELECT c.id
   FROM chunks c
-  WHERE c.id = ANY(ARRAY(SELECT id FROM near UNION SELECT id FROM rare))
+  WHERE c.organization_id = %(organization)s AND c.id = ANY(ARRAY(SELECT id FROM near UNION SELECT id FROM rare))
   ORDER BY c.bm25_vector <#> (SELECT v FROM qv), c.id
   LIMIT %(head)s
 ),

@@ -1,3 +1,4 @@
+  AND c.organization_id = %(organization)s
   AND d.status = 'live'
   AND (%(kinds)s::text[] IS NULL OR c.kind = ANY(%(kinds)s::text[]))
   AND (%(published_from)s::date IS NULL OR c.published_on >= %(published_from)s::date)

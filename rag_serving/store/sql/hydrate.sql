@@ -4,4 +4,4 @@ SELECT c.id, c.document_id, d.title, d.source_path, c.kind, c.published_on, c.pa
 FROM chunks c
 JOIN documents d ON d.id = c.document_id
 LEFT JOIN sections s ON s.id = c.section_id
-WHERE c.id = ANY(%(ids)s)
+WHERE c.organization_id = %(organization)s AND c.id = ANY(%(ids)s)

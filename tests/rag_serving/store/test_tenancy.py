@@ -187,3 +187,20 @@ def test_a_tenants_dense_search_reads_only_its_own_partition_of_chunks(corpus_ap
     scans = [(line.split(" on chunks_p")[1][:2], "never executed" not in line) for line in plan if " on chunks_p" in line]
     assert {"chunks_p" + p for p, ran in scans if ran} == {own}, plan
     assert len({p for p, ran in scans if not ran}) == 31, plan
+
+
+def test_a_session_names_its_own_organization_whatever_the_caller_passes(corpus_app_db):
+    with corpus_app_db.session(ACME_HQ) as session:
+        row = session.execute("SELECT %(organization)s AS o", {"organization": "globex"}).fetchone()
+    assert row["o"] == "acme"
+
+
+def test_a_statement_naming_the_organization_is_planned_for_its_partition_alone(corpus_app_db, corpus_db):
+    # Pruned by the value at planning, not by the policy's setting at run time: one partition in the plan, not 32.
+    with db.connect(corpus_db) as admin:
+        own = admin.execute("SELECT DISTINCT tableoid::regclass::text AS name FROM chunks "
+                            "WHERE organization_id = 'acme'").fetchone()["name"]
+    with corpus_app_db.session(ACME_HQ) as session:
+        plan = [r["QUERY PLAN"] for r in session.execute(
+            "EXPLAIN (COSTS OFF) SELECT id FROM chunks c WHERE c.organization_id = %(organization)s", {})]
+    assert [line.split(" on ")[1].split()[0] for line in plan if " on chunks_p" in line] == [own], plan
