@@ -11,6 +11,7 @@ CROSS JOIN LATERAL (
          (array_agg(n.page_end ORDER BY n.ordinal DESC))[1] AS page_end,
          (array_agg(n.char_end ORDER BY n.ordinal DESC))[1] AS char_end
   FROM chunks n
-  WHERE n.organization_id = c.organization_id AND n.document_id = c.document_id AND n.ordinal BETWEEN c.ordinal - %(neighbours)s AND c.ordinal + %(neighbours)s
+  WHERE n.organization_id = c.organization_id AND n.document_id = c.document_id
+    AND n.ordinal BETWEEN c.ordinal - %(neighbours)s AND c.ordinal + %(neighbours)s
 ) AS w
 WHERE c.organization_id = %(organization)s AND c.id = ANY(%(ids)s)
