@@ -164,11 +164,16 @@ def test_serving_role_cannot_write_stored_files(corpus_app_db):
             s.execute("DELETE FROM files")
 
 
+def partition_of(corpus_db: str, organization: str) -> str:
+    """The partition of chunks that holds the organization's rows (migration 0018), read as the owner."""
+    with db.connect(corpus_db) as admin:
+        return admin.execute("SELECT DISTINCT tableoid::regclass::text AS name FROM chunks WHERE organization_id = %s",
+                             (organization,)).fetchone()["name"]
+
+
 def test_the_serving_role_cannot_read_a_partition_of_chunks_around_its_policy(corpus_app_db, corpus_db):
     # The policy is on the parent (migration 0018); a partition read by name would skip it, so none is granted.
-    with db.connect(corpus_db) as admin:
-        partition = admin.execute("SELECT DISTINCT tableoid::regclass::text AS name FROM chunks "
-                                  "WHERE organization_id = 'globex'").fetchone()["name"]
+    partition = partition_of(corpus_db, "globex")
     with pytest.raises(psycopg.errors.InsufficientPrivilege, match="permission denied"):
         with corpus_app_db.session(GLOBEX) as conn:
             conn.execute(f"SELECT count(*) FROM {partition}")
@@ -177,9 +182,7 @@ def test_the_serving_role_cannot_read_a_partition_of_chunks_around_its_policy(co
 def test_a_tenants_dense_search_reads_only_its_own_partition_of_chunks(corpus_app_db, corpus_db):
     # 32 partitions by hash of the organization; the tenant setting, an InitPlan of the policy, prunes the 31 others
     # as the statement runs: their scans are planned and never executed.
-    with db.connect(corpus_db) as admin:
-        own = admin.execute("SELECT DISTINCT tableoid::regclass::text AS name FROM chunks "
-                            "WHERE organization_id = 'acme'").fetchone()["name"]
+    own = partition_of(corpus_db, "acme")
     with corpus_app_db.session(ACME_HQ) as conn:
         plan = [r["QUERY PLAN"] for r in conn.execute(
             "EXPLAIN (ANALYZE, COSTS OFF) SELECT id FROM chunks WHERE embedding IS NOT NULL "
@@ -197,9 +200,7 @@ def test_a_session_names_its_own_organization_whatever_the_caller_passes(corpus_
 
 def test_a_statement_naming_the_organization_is_planned_for_its_partition_alone(corpus_app_db, corpus_db):
     # Pruned by the value at planning, not by the policy's setting at run time: one partition in the plan, not 32.
-    with db.connect(corpus_db) as admin:
-        own = admin.execute("SELECT DISTINCT tableoid::regclass::text AS name FROM chunks "
-                            "WHERE organization_id = 'acme'").fetchone()["name"]
+    own = partition_of(corpus_db, "acme")
     with corpus_app_db.session(ACME_HQ) as session:
         plan = [r["QUERY PLAN"] for r in session.execute(
             "EXPLAIN (COSTS OFF) SELECT id FROM chunks c WHERE c.organization_id = %(organization)s", {})]
