@@ -60,13 +60,9 @@ class Retriever:
                   "b": self.b, "limit": limit, "k": k, "rrf_k": RRF_K}
         sparse_leg = _leg("tsrank")
         if mode != "dense" and sparse == "bm25":
-            # The planner cannot see how many chunks the essential terms' postings reach (a CTE), guesses a handful
-            # and sorts them all by chunk id to sum their scores; at 100k chunks a hash aggregate takes 0.6x the time.
-            session.execute("SET LOCAL enable_sort = off")
             with tracer.start_as_current_span("rag.retrieve.bm25"):
                 sparse_rows = bm25.top(session, query, filters, k1=self.k1, b=self.b, limit=limit,
                                        ann=self.ann).rows
-            session.execute("SET LOCAL enable_sort TO DEFAULT")
             sparse_leg = sql.SQL(sql_text("sparse_rows"))
             params["sparse_ids"] = [r["id"] for r in sparse_rows]
             params["sparse_scores"] = [r["score"] for r in sparse_rows]
@@ -76,10 +72,8 @@ class Retriever:
                 params["qvec"] = np.asarray(query.vector, dtype=np.float32)
             # ef_search bounds how many candidates HNSW keeps; it must cover the LIMIT.
             ef = max(self.ef_search or max(EF_SEARCH_MIN, 2 * limit), limit)
-            session.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(min(ef, EF_SEARCH_MAX))))
-            session.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-            if exact:
-                session.execute("SET LOCAL enable_indexscan = off")
+            session.set_local({"hnsw.ef_search": str(min(ef, EF_SEARCH_MAX)), "hnsw.iterative_scan": "relaxed_order",
+                               **({"enable_indexscan": "off"} if exact else {})})
         if mode == "dense":
             statement = _leg("dense", self.embedder.dim)
         elif mode == "sparse":

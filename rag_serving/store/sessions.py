@@ -45,6 +45,10 @@ class Session:
             params = {**params, "organization": self.tenant.organization_id}
         return self.conn.execute(query, params, binary=binary)
 
+    def set_local(self, settings: dict[str, str]) -> None:
+        """Planner settings until this request's transaction ends (SET LOCAL), all in one round trip."""
+        self.conn.execute(sql_text("set_local"), {"names": list(settings), "values": list(settings.values())})
+
 
 def app_url(app_database_url: str | None, server_url: str) -> str:
     """The serving role's URL: RAG_APP_DATABASE_URL, or the same server and database as role rag_app."""

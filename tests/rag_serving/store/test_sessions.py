@@ -78,3 +78,19 @@ def test_a_version_published_mid_request_changes_nothing_the_request_reads(polic
     # The next request sees the new version.
     pipeline.searcher.plan = dataclasses.replace(pipeline.searcher.plan, reranker=None)
     assert "20 weeks" in pipeline.ask(ACME, "How many weeks of parental leave do full-time staff get?").text
+
+
+def test_set_local_applies_every_setting_for_the_request_alone(database_url):
+    # One connection: the second request reuses the first's.
+    database = Database(make_conninfo(database_url, user=APP_ROLE), max_size=1)
+    try:
+        with database.session(ACME) as session:
+            session.execute("SELECT '[1]'::vector")  # loads pgvector, whose hnsw.* settings then exist (default 40)
+            session.set_local({"hnsw.ef_search": "321", "enable_sort": "off"})
+            assert session.execute("SHOW hnsw.ef_search").fetchone()["hnsw.ef_search"] == "321"
+            assert session.execute("SHOW enable_sort").fetchone()["enable_sort"] == "off"
+        with database.session(ACME) as session:
+            assert session.execute("SHOW hnsw.ef_search").fetchone()["hnsw.ef_search"] == "40"
+            assert session.execute("SHOW enable_sort").fetchone()["enable_sort"] == "on"
+    finally:
+        database.close()
