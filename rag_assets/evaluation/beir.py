@@ -6,6 +6,7 @@ import hashlib
 import re
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from pathlib import Path
 
 import psycopg
@@ -71,14 +72,16 @@ def load_corpus(url: str, folder: Path, embedder, *, split: str = "test", roofto
 
 
 def insert_entries(conn: psycopg.Connection, entries: list[tuple[str, str, str]], vectors, rooftop: str,
-                   embedder, organization: str = ORGANIZATION, *, per_document: int = 1) -> None:
+                   embedder, organization: str = ORGANIZATION, *, per_document: int = 1, indexes: bool = True) -> None:
     """(id, title, text) entries with their vectors as live documents of <organization>/<rooftop>, `per_document`
     consecutive entries each (one chunk and page per entry; the document takes its first entry's id and title), then
     the BM25 postings and lengths (the ingest's own SQL), the tenant's BM25 statistics and the HNSW index (the sparse
-    one built again after the load when the load is most of the table)."""
+    one built again after the load when the load is most of the table). indexes=False leaves both graphs to the
+    caller, who loads in slices and builds them once at the end."""
     register_vector(conn)
+    deferred = bm25_index_deferred(conn, len(entries)) if indexes else nullcontext()
     # All or nothing: a build killed part-way must not leave chunks that look finished to the next run.
-    with conn.transaction(), bm25_index_deferred(conn, len(entries)):
+    with conn.transaction(), deferred:
         with conn.cursor() as cur:
             for i, ((ident, title, text), vector) in enumerate(zip(entries, vectors)):
                 ordinal = i % per_document
@@ -92,6 +95,7 @@ def insert_entries(conn: psycopg.Connection, entries: list[tuple[str, str, str]]
         conn.execute(ingest_sql("insert_postings"), (ids,))
         conn.execute(ingest_sql("set_bm25_columns"), (ids,))
         conn.execute(ingest_sql("refresh_bm25_stats"), (organization, rooftop))
-        conn.execute("SET maintenance_work_mem = '1GB'")  # the 64 MB default is too small for a 100k-vector HNSW build
-        ensure_vector_index(conn, embedder.model, embedder.dim)
+        if indexes:
+            conn.execute("SET maintenance_work_mem = '1GB'")  # the 64 MB default is too small for 100k vectors
+            ensure_vector_index(conn, embedder.model, embedder.dim)
     conn.execute("ANALYZE")

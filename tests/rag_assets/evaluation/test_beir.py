@@ -76,3 +76,15 @@ def test_lengths_and_vectors_are_written_together_and_a_chunk_without_words_has_
         conn.execute(ingest_sql("set_bm25_columns"), (["g", "s"],))
         updated = conn.execute(count).fetchone()["n"] - before
     assert updated == 2
+
+
+def test_a_load_without_indexes_leaves_both_graphs_to_the_caller(conn):
+    # The sliced 1M build (benchmarks.latency) drops the sparse graph itself and builds both once at the end.
+    embedder = HashedTfidf()
+    kept = conn.execute(INDEX).fetchone()
+    insert_entries(conn, ENTRIES, embedder.embed([e[2] for e in ENTRIES]), "one", embedder, indexes=False)
+    assert conn.execute(INDEX).fetchone() == kept  # as large as the table, yet not rebuilt
+    dense = conn.execute("SELECT count(*) AS n FROM pg_indexes WHERE tablename = 'chunks' "
+                         "AND indexname LIKE 'chunks_hnsw_%'").fetchone()["n"]
+    assert dense == 0
+    assert conn.execute("SELECT count(*) AS n FROM chunk_terms").fetchone()["n"] > 0  # postings still written
