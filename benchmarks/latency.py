@@ -124,7 +124,7 @@ def build(url: str, embedder, size: int, tenants: int = 1, corpus: str = "copies
     with db.connect(url, autocommit=True) as conn:
         register_vector(conn)
         if size > SLICE:
-            return build_sliced(conn, embedder, size, tenants, corpus, memory)
+            return build_sliced(conn, embedder, size, tenants, corpus, memory, per_document)
         if conn.execute("SELECT count(*) AS n FROM chunks").fetchone()["n"] == size:
             return None
         conn.execute("TRUNCATE documents CASCADE")
@@ -142,7 +142,8 @@ def build(url: str, embedder, size: int, tenants: int = 1, corpus: str = "copies
         return seconds
 
 
-def build_sliced(conn, embedder, size: int, tenants: int, corpus: str, memory: str) -> float | None:
+def build_sliced(conn, embedder, size: int, tenants: int, corpus: str, memory: str,
+                 per_document: int) -> float | None:
     """The build past SLICE chunks: the sparse graph dropped once (its definition kept in the database until it is
     built again), SLICE chunks per committed transaction from the first missing one, then both graphs."""
     have = conn.execute("SELECT count(*) AS n FROM chunks").fetchone()["n"]
@@ -164,7 +165,6 @@ def build_sliced(conn, embedder, size: int, tenants: int, corpus: str, memory: s
             conn.execute(sql.SQL("DROP INDEX {}").format(sql.Identifier(dense)))
     if have < size:
         rows = generated(embedder, size, tenants, corpus)
-        per_document = PER_DOCUMENT if corpus == "realistic" else 1
         for start in range(have, size, SLICE):
             started = time.perf_counter()
             with conn.transaction():
