@@ -94,9 +94,11 @@ def check(draft: Draft, retrieved: Sequence[Hit], *, system_prompt: str = "", su
     """question: with it, the quotes must also hold the kind of answer it asks for and its strict terms."""
     support = support or LexicalSupport()
     by_id = {h.chunk_id: squish(h.body) for h in retrieved}
-    factual_sentences = [s for s in draft.sentences if factual(s.text)]
-    sourced = [s for s in factual_sentences if s.sources]
-    ratio = len(sourced) / len(factual_sentences) if factual_sentences else 1.0
+    # The claims are the factual sentences; an answer with none ("Public", "Check the door seals.") is itself the
+    # claim, so it too needs a source: a small model's uncited one-word answer had passed with nothing to check.
+    claims = [s for s in draft.sentences if factual(s.text)] or list(draft.sentences)
+    sourced = [s for s in claims if s.sources]
+    ratio = len(sourced) / len(claims) if claims else 1.0
 
     def result(failed: str | None, problems: list[str]) -> Grounding:
         return Grounding(passed=failed is None, failed_check=failed, problems=problems, cited_ratio=round(ratio, 3),
@@ -116,10 +118,10 @@ def check(draft: Draft, retrieved: Sequence[Hit], *, system_prompt: str = "", su
                 problems.append(f"quote not found verbatim in chunk {src.chunk_id}: {src.quote[:80]!r}")
     if problems:
         return result("quotes", problems)
-    unsourced = [s.text for s in factual_sentences if not s.sources]
+    unsourced = [s.text for s in claims if not s.sources]
     if unsourced:
         return result("sourced", [f"no source for: {t[:100]!r}" for t in unsourced])
-    for s in factual_sentences:
+    for s in claims:
         ok, why = support.supports(s.text, [src.quote for src in s.sources])
         if not ok:
             problems.append(f"{why}: {s.text[:100]!r}")

@@ -45,6 +45,20 @@ def test_factual_sentence_without_a_source_fails_the_sourced_check():
     assert result.failed_check == "sourced" and result.cited_ratio == 0.5
 
 
+def test_an_answer_of_no_factual_sentence_still_needs_a_source():
+    # What a 0.5B model wrote for two held-out questions: a one-word answer, and the question's own words back.
+    for sentences in (["Public"], ["We had a blackout and the chiller hasn't come back on yet.", "Check the door seals."]):
+        result = check(draft(*(Sentence(text=t) for t in sentences)), [hit()])
+        assert result.failed_check == "sourced" and result.cited_ratio == 0.0 and len(result.problems) == len(sentences)
+
+
+def test_an_answer_of_no_factual_sentence_is_checked_against_its_quote():
+    unsupported = Sentence(text="Parental leave is unpaid for contractors.", sources=[source("16 weeks\nof parental leave at full pay.")])
+    supported = Sentence(text="Parental leave is at full pay.", sources=[source("16 weeks\nof parental leave at full pay.")])
+    assert check(draft(unsupported), [hit()]).failed_check == "support"
+    assert check(draft(supported), [hit()]).passed
+
+
 def test_a_number_missing_from_the_quote_fails_the_support_check():
     result = check(draft(Sentence(text="Staff get 18 weeks of parental leave.", sources=[source("weeks of parental leave")])), [hit()])
     assert result.failed_check == "support" and "18" in result.problems[0]
