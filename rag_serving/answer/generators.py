@@ -308,6 +308,16 @@ def best_quote(sentence: str, hit: Hit) -> str:
     return max(options, key=lambda text: (len(mine & stems(text)), -len(text)))
 
 
+def attribute(sentence: str, chunks: Sequence[Hit]) -> list[Source]:
+    """The source of a sentence its writer cited nothing for: the best quote of the chunk whose best quote shares most
+    content words with it (the higher-ranked chunk on a tie); none when no chunk shares one."""
+    mine = stems(sentence)
+    scored = [(len(mine & stems(quote)), -rank, hit, quote)
+              for rank, hit in enumerate(chunks) for quote in [best_quote(sentence, hit)]]
+    best = max(scored, key=lambda t: t[:2], default=None)
+    return [Source.of(best[2], best[3])] if best and best[0] else []
+
+
 class OpenAICompatibleGenerator:
     """Any OpenAI-compatible chat endpoint (vLLM, llama.cpp, Ollama, hosted): numbered sources, [n] markers parsed back."""
 
@@ -357,6 +367,11 @@ class OpenAICompatibleGenerator:
                 else:
                     sources.append(Source(chunk_id=f"marker:[{n}]", document_id="", title="", pages="", link="", quote=""))
             sentences.append(Sentence(text=clean, sources=sources))
+        if sentences and not any(s.sources for s in sentences):
+            # Small local models often answer without a single [n]: each sentence is then matched to the retrieved
+            # sentence sharing most of its words, and the grounding check holds it to that quote like any other.
+            sentences = [Sentence(text=s.text, sources=attribute(s.text, chunks)) for s in sentences]
+            return Draft(sentences=sentences, attributed=True, **base)
         return Draft(sentences=sentences, **base)
 
     def complete(self, system: str, prompt: str, *, turns: Sequence[str] = ()) -> str:

@@ -102,7 +102,7 @@ def check(draft: Draft, retrieved: Sequence[Hit], *, system_prompt: str = "", su
 
     def result(failed: str | None, problems: list[str]) -> Grounding:
         return Grounding(passed=failed is None, failed_check=failed, problems=problems, cited_ratio=round(ratio, 3),
-                         judge=support.name)
+                         judge=support.name, attributed=draft.attributed)
 
     if draft.stop_reason == "max_tokens":
         return result("incomplete", ["the generator stopped at its token limit; the answer is cut off"])

@@ -45,6 +45,7 @@ class Draft(BaseModel):
     refused: bool = False
     stop_reason: str | None = None
     usage: dict = {}
+    attributed: bool = False  # the generator cited nothing; each sentence's source was matched to it afterwards
 
     @property
     def text(self) -> str:
@@ -57,6 +58,8 @@ class Grounding(BaseModel):
     problems: list[str] = []
     cited_ratio: float = Field(description="share of factual sentences with at least one source")
     judge: str = Field(description="which support check ran")
+    attributed: bool = Field(False, description="the generator cited no source; each sentence was matched afterwards "
+                                                "to the retrieved sentence sharing most of its words, then checked")
 
 
 class WebResult(BaseModel):

@@ -164,8 +164,8 @@ def test_openai_adapter_against_llama_cpp_returns_structured_sentences(llama):
     assert result.failed_check in (None, "quotes", "sourced", "support", "incomplete")
 
 
-def test_openai_markers_become_sources_with_quotes_from_the_cited_chunk():
-    # A fixed reply in the chat-completions wire format, so the marker parsing is checked exactly.
+def replying(content: str):
+    """A chat-completions endpoint (the wire format) that always sends back `content`."""
     from fastapi import FastAPI
 
     app = FastAPI()
@@ -173,16 +173,56 @@ def test_openai_markers_become_sources_with_quotes_from_the_cited_chunk():
     @app.post("/v1/chat/completions")
     def completions(body: dict) -> dict:
         return {"id": "x", "object": "chat.completion", "created": 0, "model": body["model"],
-                "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content":
-                    "Full-time staff get 16 weeks of parental leave [1]. Forklift keys are in the Yard Office [2][7]."}}]}
+                "choices": [{"index": 0, "finish_reason": "stop",
+                             "message": {"role": "assistant", "content": content}}]}
 
-    with serve(app, "/docs") as base:
+    return serve(app, "/docs")
+
+
+def test_openai_markers_become_sources_with_quotes_from_the_cited_chunk():
+    # A fixed reply in the chat-completions wire format, so the marker parsing is checked exactly.
+    reply = "Full-time staff get 16 weeks of parental leave [1]. Forklift keys are in the Yard Office [2][7]."
+    with replying(reply) as base:
         draft = OpenAICompatibleGenerator("m", base_url=f"{base}/v1").answer("q", CHUNKS)
     first, second = draft.sentences
     assert first.text == "Full-time staff get 16 weeks of parental leave."
     assert first.sources[0].chunk_id == "leave" and "16 weeks" in first.sources[0].quote
     assert [s.chunk_id for s in second.sources] == ["forklift", "marker:[7]"]
     assert check(draft, CHUNKS).failed_check == "quotes"  # [7] points at no retrieved source
+
+
+def test_a_reply_without_any_marker_gets_each_sentence_matched_to_its_best_quote_and_checked():
+    # What Qwen2.5-0.5B wrote for golden held-out questions: right answers, not one [n].
+    with replying("Forklift keys are kept in the Yard Office. Staff get 16 weeks of parental leave.") as base:
+        draft = OpenAICompatibleGenerator("m", base_url=f"{base}/v1").answer("q", CHUNKS)
+    keys, leave = draft.sentences
+    assert draft.attributed
+    assert [s.chunk_id for s in keys.sources] == ["forklift"]
+    assert keys.sources[0].quote == "Forklift keys are kept in the Yard Office."
+    assert [s.chunk_id for s in leave.sources] == ["leave"] and "16 weeks" in leave.sources[0].quote
+    result = check(draft, CHUNKS)
+    assert result.passed and result.attributed
+
+
+def test_a_matched_sentence_the_quote_does_not_support_is_not_shown():
+    # The number is the model's own: the quote it is matched to says 16.
+    with replying("Staff get 18 weeks of parental leave.") as base:
+        draft = OpenAICompatibleGenerator("m", base_url=f"{base}/v1").answer("q", CHUNKS)
+    result = check(draft, CHUNKS)
+    assert draft.attributed and result.failed_check == "support" and "18" in result.problems[0]
+
+
+def test_a_sentence_sharing_no_word_with_any_chunk_stays_without_a_source():
+    with replying("Bananas ripen quickly.") as base:
+        draft = OpenAICompatibleGenerator("m", base_url=f"{base}/v1").answer("q", CHUNKS)
+    assert draft.sentences[0].sources == [] and check(draft, CHUNKS).failed_check == "sourced"
+
+
+def test_a_reply_with_some_markers_is_not_matched_further():
+    with replying("Staff get 16 weeks of parental leave [1]. Forklift keys are kept in the Yard Office.") as base:
+        draft = OpenAICompatibleGenerator("m", base_url=f"{base}/v1").answer("q", CHUNKS)
+    assert not draft.attributed and draft.sentences[1].sources == []
+    assert check(draft, CHUNKS).failed_check == "sourced"
 
 
 def test_a_sentence_the_chunk_window_cut_is_not_quoted_while_a_whole_one_is_there(minilm):
