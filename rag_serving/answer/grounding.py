@@ -94,11 +94,12 @@ def check(draft: Draft, retrieved: Sequence[Hit], *, system_prompt: str = "", su
     """question: with it, the quotes must also hold the kind of answer it asks for and its strict terms."""
     support = support or LexicalSupport()
     by_id = {h.chunk_id: squish(h.body) for h in retrieved}
-    # The claims are the factual sentences; an answer with none ("Public", "Check the door seals.") is itself the
-    # claim, so it too needs a source: a small model's uncited one-word answer had passed with nothing to check.
-    claims = [s for s in draft.sentences if factual(s.text)] or list(draft.sentences)
-    sourced = [s for s in claims if s.sources]
-    ratio = len(sourced) / len(claims) if claims else 1.0
+    # The claims are the factual sentences. An answer with none ("Public", "Check the door seals.") still claims
+    # something: its sourced sentences are the claims, and one at least must be sourced (a small model's uncited
+    # one-word answer had passed with nothing to check), while a pleasantry beside them needs none.
+    claims = [s for s in draft.sentences if factual(s.text)] or [s for s in draft.sentences if s.sources]
+    uncited = [s.text for s in draft.sentences] if not claims else [s.text for s in claims if not s.sources]
+    ratio = 1 - len(uncited) / len(claims) if claims else 0.0
 
     def result(failed: str | None, problems: list[str]) -> Grounding:
         return Grounding(passed=failed is None, failed_check=failed, problems=problems, cited_ratio=round(ratio, 3),
@@ -118,9 +119,8 @@ def check(draft: Draft, retrieved: Sequence[Hit], *, system_prompt: str = "", su
                 problems.append(f"quote not found verbatim in chunk {src.chunk_id}: {src.quote[:80]!r}")
     if problems:
         return result("quotes", problems)
-    unsourced = [s.text for s in claims if not s.sources]
-    if unsourced:
-        return result("sourced", [f"no source for: {t[:100]!r}" for t in unsourced])
+    if uncited:
+        return result("sourced", [f"no source for: {t[:100]!r}" for t in uncited])
     for s in claims:
         ok, why = support.supports(s.text, [src.quote for src in s.sources])
         if not ok:

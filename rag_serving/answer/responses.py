@@ -56,7 +56,8 @@ class Grounding(BaseModel):
     passed: bool
     failed_check: Literal["quotes", "sourced", "support", "answers", "leak", "incomplete"] | None = None
     problems: list[str] = []
-    cited_ratio: float = Field(description="share of factual sentences with at least one source")
+    cited_ratio: float = Field(description="share of the claims with at least one source: the factual sentences, "
+                                           "or with none, the sourced ones (0 when nothing is sourced)")
     judge: str = Field(description="which support check ran")
     attributed: bool = Field(False, description="the generator cited no source; each sentence was matched afterwards "
                                                 "to the retrieved sentence sharing most of its words, then checked")

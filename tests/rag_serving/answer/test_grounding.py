@@ -52,6 +52,12 @@ def test_an_answer_of_no_factual_sentence_still_needs_a_source():
         assert result.failed_check == "sourced" and result.cited_ratio == 0.0 and len(result.problems) == len(sentences)
 
 
+def test_a_pleasantry_beside_a_sourced_answer_needs_no_source():
+    cited = Sentence(text="Parental leave is at full pay.", sources=[source("16 weeks\nof parental leave at full pay.")])
+    result = check(draft(cited, Sentence(text="Hope this helps.")), [hit()])
+    assert result.passed and result.cited_ratio == 1.0
+
+
 def test_an_answer_of_no_factual_sentence_is_checked_against_its_quote():
     unsupported = Sentence(text="Parental leave is unpaid for contractors.", sources=[source("16 weeks\nof parental leave at full pay.")])
     supported = Sentence(text="Parental leave is at full pay.", sources=[source("16 weeks\nof parental leave at full pay.")])
