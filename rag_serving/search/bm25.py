@@ -32,12 +32,15 @@ SCAN_RATIO = 1.0
 # chunks scoring best on the rarest words alone, taken while those words' postings stay under RARE_POSTINGS; the
 # HEAD_ANN × LIMIT best of those by stored weights are scored exactly. NEAR, EF_SEARCH and RARE_POSTINGS were set on
 # SciFact's 300 test claims at 100k chunks (one tenant) against MaxScore's top 50: with this index a budget of 2,000
-# postings kept 0.993 of it (0.998 of the top 10), 5,000 kept 0.997 (0.999) for a quarter more time; ef_search 100
-# kept 0.981. RARE_HEAD and HEAD_ANN on the same claims (docs/decisions.md, "BM25's candidates"): ranking every rare
-# chunk by its stored vector read up to 2,000 chunk rows; the best 200 by their rare words' postings kept 0.985
-# (0.996 of the top 10) with nDCG@10 unchanged, and scoring 75 exactly kept what scoring 100 did, p95 21.3 -> 17.3 ms.
+# postings kept 0.993 of it (0.998 of the top 10), 5,000 kept 0.997 (0.999) for a quarter more time. RARE_HEAD and
+# HEAD_ANN on the same claims (docs/decisions.md, "BM25's candidates"): ranking every rare chunk by its stored vector
+# read up to 2,000 chunk rows; the best 200 by their rare words' postings kept 0.985 (0.996 of the top 10) with
+# nDCG@10 unchanged, and scoring 75 exactly kept what scoring 100 did, p95 21.3 -> 17.3 ms. Then EF_SEARCH on the same
+# claims, each question trying 100, 150 and 200 in turn: kept 0.964 / 0.976 / 0.985, nDCG@10 0.4742 / 0.4739 / 0.4739
+# against MaxScore's 0.4730, p95 20.1 / 23.0 / 25.0 ms: the walk is half the leg, and what it adds past 100 is recall
+# of ranks below the top 10.
 NEAR = 50
-EF_SEARCH = 200
+EF_SEARCH = 100
 RARE_POSTINGS = 2_000
 RARE_HEAD = 4
 HEAD_ANN = 1.5
