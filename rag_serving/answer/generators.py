@@ -312,10 +312,12 @@ def attribute(sentence: str, chunks: Sequence[Hit]) -> list[Source]:
     """The source of a sentence its writer cited nothing for: the best quote of the chunk whose best quote shares most
     content words with it (the higher-ranked chunk on a tie); none when no chunk shares one."""
     mine = stems(sentence)
-    scored = [(len(mine & stems(quote)), -rank, hit, quote)
-              for rank, hit in enumerate(chunks) for quote in [best_quote(sentence, hit)]]
-    best = max(scored, key=lambda t: t[:2], default=None)
-    return [Source.of(best[2], best[3])] if best and best[0] else []
+    best, shared = None, 0
+    for hit in chunks:  # in rank order: on a tie the higher-ranked chunk stays
+        quote = best_quote(sentence, hit)
+        if (n := len(mine & stems(quote))) > shared:
+            best, shared = Source.of(hit, quote), n
+    return [best] if best else []
 
 
 class OpenAICompatibleGenerator:
