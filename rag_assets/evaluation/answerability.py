@@ -14,7 +14,7 @@ import numpy as np
 
 from rag_assets.evaluation.golden import GoldenCase
 from rag_assets.evaluation.scoring import judge
-from rag_assets.evaluation.training import fit_weighted
+from rag_assets.evaluation.training import held_out
 from rag_serving.answer import selection
 from rag_serving.answer.answerability import ARTEFACT_FORMAT, FEATURE_VERSION, FEATURES, features
 from rag_serving.answer.edges import whole_sentences
@@ -148,11 +148,7 @@ def leave_one_group_out(examples: Sequence[Example], make_model, groups_of) -> n
     scored by a model that never saw it."""
     x, y, _, w = design(examples)
     held = np.array([groups_of(e) for e in examples])
-    oof = np.zeros(len(y))
-    for g in np.unique(held):
-        test = held == g
-        oof[test] = fit_weighted(make_model, x[~test], y[~test], w[~test]).predict_proba(x[test])[:, 1]
-    return oof
+    return held_out(make_model, x, y, w, (held == g for g in np.unique(held)))
 
 
 def auc(labels, scores) -> float | None:
@@ -236,10 +232,7 @@ def selection_report(examples: Sequence[Example], groups_of) -> dict:
 
     x, y, w, owner = sentence_design(examples)
     held = np.array([groups_of(examples[i]) for i in owner])
-    oof = np.zeros(len(y))
-    for g in np.unique(held):
-        test = held == g
-        oof[test] = fit_weighted(boosted, x[~test], y[~test], w[~test]).predict_proba(x[test])[:, 1]
+    oof = held_out(boosted, x, y, w, (held == g for g in np.unique(held)))
     return {"questions": len({*owner}), "sentences": len(y),
             "top1_formula": top1_holds(examples, x[:, SENTENCE_FEATURES.index("score")], owner),
             "top1_boosted_trees": top1_holds(examples, oof, owner)}

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from rag_assets.evaluation.golden import GoldenCase
 from rag_assets.evaluation.scoring import bootstrap_interval, case_metrics, judge
@@ -108,6 +109,13 @@ def expected_calibration_error(p: np.ndarray, y: np.ndarray, bins: int = ECE_BIN
     return float(total)
 
 
+# The models here fit and predict in one OpenMP thread. Their data is small (thousands of rows, a dozen features), and
+# on two cores busy with anything else an OpenMP team spins waiting for its workers: the leave-one-out test that took
+# 5 s in one thread took 116 s with the default team beside an index build (2026-12-06).
+one_thread = threadpool_limits.wrap(limits=1, user_api="openmp")
+
+
+@one_thread
 def fit_weighted(make_model, x: np.ndarray, y: np.ndarray, weights: np.ndarray):
     """A fresh model fitted with sample weights (a pipeline takes them through its final step)."""
     model = make_model()
@@ -116,14 +124,23 @@ def fit_weighted(make_model, x: np.ndarray, y: np.ndarray, weights: np.ndarray):
     return model
 
 
+@one_thread
+def held_out(make_model, x: np.ndarray, y: np.ndarray, weights: np.ndarray, tests) -> np.ndarray:
+    """P(class 1) for each row, from a model fitted on the rows outside the boolean or index mask that holds it."""
+    out = np.zeros(len(y))
+    for test in tests:
+        train = np.ones(len(y), dtype=bool)
+        train[test] = False
+        out[test] = fit_weighted(make_model, x[train], y[train], weights[train]).predict_proba(x[test])[:, 1]
+    return out
+
+
 def cross_validate(queries: Sequence[TrainingQuery], make_model) -> dict:
     """Out-of-fold probabilities (folds by question) and, per source, NDCG@10 of the fused order vs the reranked one."""
     from sklearn.model_selection import GroupKFold
 
     x, y, groups, weights = _design(queries)
-    oof = np.zeros(len(y))
-    for train, test in GroupKFold(n_splits=FOLDS).split(x, y, groups):
-        oof[test] = fit_weighted(make_model, x[train], y[train], weights[train]).predict_proba(x[test])[:, 1]
+    oof = held_out(make_model, x, y, weights, (test for _, test in GroupKFold(n_splits=FOLDS).split(x, y, groups)))
     per_source: dict[str, dict] = {}
     offset = 0
     for q in queries:
@@ -142,6 +159,7 @@ def cross_validate(queries: Sequence[TrainingQuery], make_model) -> dict:
     }
 
 
+@one_thread
 def leave_one_source_out(queries: Sequence[TrainingQuery], make_model) -> dict:
     """Per source, a model trained on the other sources only, judged on that source: NDCG@10 of the fused order
     and of the reranked one, with a paired bootstrap interval of the difference. A collection the model never saw."""
@@ -167,9 +185,7 @@ def leave_one_source_out(queries: Sequence[TrainingQuery], make_model) -> dict:
 def fit(queries: Sequence[TrainingQuery]):
     """The shipped model: gradient-boosted trees (they beat logistic regression in cross-validation, see metrics)."""
     x, y, _, weights = _design(queries)
-    model = boosted()
-    model.fit(x, y, sample_weight=weights)
-    return model
+    return fit_weighted(boosted, x, y, weights)
 
 
 def artefact(model, queries: Sequence[TrainingQuery], embedder_model: str, metrics: dict, commit: str,

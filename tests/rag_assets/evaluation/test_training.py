@@ -34,3 +34,27 @@ def test_each_collection_is_judged_by_a_model_trained_on_the_others():
         assert report[held]["fused"] == pytest.approx(1 / math.log2(7), abs=1e-4)
         assert report[held]["reranked"] == 1.0
         assert report[held]["difference_ci"][0] > 0
+
+
+def test_each_row_is_predicted_by_a_model_that_never_saw_it():
+    from sklearn.dummy import DummyClassifier
+
+    y = np.array([1, 0, 1, 0, 1, 1])
+    groups = np.array([0, 0, 1, 1, 2, 2])
+    # The prior's P(1) is the share of positives in the rows it was fitted on: 3 of 4, 3 of 4, then 2 of 4.
+    p = rt.held_out(lambda: DummyClassifier(strategy="prior"), np.zeros((6, 1)), y, np.ones(6),
+                    (groups == g for g in range(3)))
+    assert p.tolist() == [0.75, 0.75, 0.75, 0.75, 0.5, 0.5]
+
+
+def test_models_fit_in_one_openmp_thread():
+    from threadpoolctl import threadpool_info
+
+    seen = []
+
+    def make_model():
+        seen.append({lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "openmp"})
+        return rt.boosted()
+
+    rt.fit_weighted(make_model, np.arange(20.0).reshape(10, 2), np.array([0, 1] * 5), np.ones(10))
+    assert seen == [{1}]
