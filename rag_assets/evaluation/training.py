@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import json
 from collections.abc import Sequence
@@ -109,10 +110,20 @@ def expected_calibration_error(p: np.ndarray, y: np.ndarray, bins: int = ECE_BIN
     return float(total)
 
 
-# The models here fit and predict in one OpenMP thread. Their data is small (thousands of rows, a dozen features), and
-# on two cores busy with anything else an OpenMP team spins waiting for its workers: the leave-one-out test that took
-# 5 s in one thread took 116 s with the default team beside an index build (2026-12-06).
-one_thread = threadpool_limits.wrap(limits=1, user_api="openmp")
+def one_thread(fn):
+    """`fn` with scikit-learn's OpenMP runtime limited to one thread. The data here is small (thousands of rows, a
+    dozen features), and on two cores busy with anything else an OpenMP team spins waiting for its workers: the
+    leave-one-out test that took 5 s in one thread took 116 s with the default team beside an index build."""
+
+    @functools.wraps(fn)
+    def limited(*args, **kwargs):
+        # threadpoolctl limits the libraries loaded when the limit starts; the models import scikit-learn lazily.
+        from sklearn.ensemble import HistGradientBoostingClassifier  # noqa: F401
+
+        with threadpool_limits(limits=1, user_api="openmp"):
+            return fn(*args, **kwargs)
+
+    return limited
 
 
 @one_thread

@@ -2,6 +2,10 @@
 
 import dataclasses
 import math
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,6 +14,8 @@ from rag_assets.evaluation import training as rt
 from rag_assets.evaluation.golden import GoldenCase
 from rag_serving.search.features import FEATURES
 from tests.rag_serving.answer.test_evidence import hit
+
+REPO = Path(__file__).resolve().parents[3]
 
 
 def _query(source: str, i: int, rng: np.random.Generator) -> rt.TrainingQuery:
@@ -47,14 +53,18 @@ def test_each_row_is_predicted_by_a_model_that_never_saw_it():
     assert p.tolist() == [0.75, 0.75, 0.75, 0.75, 0.5, 0.5]
 
 
-def test_models_fit_in_one_openmp_thread():
-    from threadpoolctl import threadpool_info
-
-    seen = []
-
-    def make_model():
-        seen.append({lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "openmp"})
-        return rt.boosted()
-
-    rt.fit_weighted(make_model, np.arange(20.0).reshape(10, 2), np.array([0, 1] * 5), np.ones(10))
-    assert seen == [{1}]
+def test_models_fit_in_one_openmp_thread_even_when_scikit_learn_is_first_imported_by_the_fit():
+    probe = (
+        "import sys; import numpy as np; from threadpoolctl import threadpool_info\n"
+        "from rag_assets.evaluation import training as rt\n"
+        "seen, imported_before = [], 'sklearn' in sys.modules\n"
+        "def make_model():\n"
+        "    model = rt.boosted()\n"
+        "    seen.append({lib['num_threads'] for lib in threadpool_info() if lib['user_api'] == 'openmp'})\n"
+        "    return model\n"
+        "rt.fit_weighted(make_model, np.arange(20.0).reshape(10, 2), np.array([0, 1] * 5), np.ones(10))\n"
+        "print(imported_before, seen)\n")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "OMP_NUM_THREADS": "2"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "[{1}]"]
