@@ -38,9 +38,14 @@ SCAN_RATIO = 1.0
 # nDCG@10 unchanged, and scoring 75 exactly kept what scoring 100 did, p95 21.3 -> 17.3 ms. Then EF_SEARCH on the same
 # claims, each question trying 100, 150 and 200 in turn: kept 0.964 / 0.976 / 0.985, nDCG@10 0.4742 / 0.4739 / 0.4739
 # against MaxScore's 0.4730, p95 20.1 / 23.0 / 25.0 ms: the walk is half the leg, and what it adds past 100 is recall
-# of ranks below the top 10.
+# of ranks below the top 10. Past EF_GROWS_FROM chunks in the tenant the walk deepens by EF_SEARCH per tenfold
+# (`walk_depth`): at 1M chunks (one tenant, SciFact's 300 test claims, each question trying 100, 150 and 200 in turn)
+# the walk at 100 kept 0.808 of the exact top 50 with nDCG@10 0.2724 against exact BM25's 0.2784; at 200, 0.885 and
+# 0.2864, for p95 19.9 -> 29.1 ms (docs/decisions.md, "BM25's candidates"). Set on the first 100 claims, which are
+# train claims; the test claims are the check.
 NEAR = 50
 EF_SEARCH = 100
+EF_GROWS_FROM = 100_000
 RARE_POSTINGS = 2_000
 RARE_HEAD = 4
 HEAD_ANN = 1.5
@@ -79,11 +84,17 @@ def next_split(ordered: list[Term], k1: float, skipped: int, theta: float, candi
     return fits
 
 
+def walk_depth(chunks: float) -> int:
+    """The sparse walk's ef_search for a tenant of `chunks` live chunks: EF_SEARCH up to EF_GROWS_FROM, then one
+    EF_SEARCH more per tenfold (a graph ten times larger needs a longer walk to keep as much of the exact top)."""
+    return round(EF_SEARCH * (1 + max(0.0, math.log10(max(chunks, 1.0) / EF_GROWS_FROM))))
+
+
 def approximate(session: Session, ordered: list[Term], filters: Filters, avgdl: float, *, k1: float, b: float,
-                limit: int, near: int) -> list[dict]:
+                limit: int, near: int, chunks: float) -> list[dict]:
     """bm25_ann.sql's rows (id, score, rank): HNSW candidates (at least LIMIT; none when near is 0, which only the
-    tests ask for) and the rare words' chunks, the best scored exactly."""
-    session.set_local({"hnsw.ef_search": str(max(EF_SEARCH, near)), "hnsw.iterative_scan": "relaxed_order"})
+    tests ask for) walked as deep as the tenant's `chunks` need, and the rare words' chunks, the best scored exactly."""
+    session.set_local({"hnsw.ef_search": str(max(walk_depth(chunks), near)), "hnsw.iterative_scan": "relaxed_order"})
     return session.execute(ann_statement(filters), {
         **filters.params(), "terms": [t.term for t in ordered], "weights": [t.weight for t in ordered],
         "rare": rare_terms(ordered), "near": max(near, limit) if near else 0, "rare_head": RARE_HEAD * limit,
@@ -142,7 +153,8 @@ def top(session: Session, query: Query, filters: Filters, *, k1: float, b: float
         return Ranked([], 0, 0)
     prune = prune and sum(t.df for t in ordered) >= every_posting_below
     if prune and ann:
-        return Ranked(approximate(session, ordered, filters, found.avgdl, k1=k1, b=b, limit=limit, near=near), 1, 0)
+        return Ranked(approximate(session, ordered, filters, found.avgdl, k1=k1, b=b, limit=limit, near=near,
+                                  chunks=found.n), 1, 0)
     skipped = first_split(ordered, limit) if prune else 0
     run = statement(filters)
     # The planner cannot see how many chunks the essential terms' postings reach (a CTE), guesses a handful and sorts

@@ -121,3 +121,23 @@ def test_another_organizations_chunks_never_enter_the_approximate_top(database_u
     finally:
         database.close()
     assert sorted(r["id"] for r in found) == ["a", "c", "f", "p", "z"]
+
+
+def test_the_walk_is_ef_search_deep_up_to_100k_chunks_then_one_more_per_tenfold():
+    assert [bm25.walk_depth(n) for n in (0, 6, 10_000, 100_000)] == [100, 100, 100, 100]
+    # 100 · (1 + log10(10^5.5 / 10^5)) = 150; 100 · (1 + log10(10)) = 200; 100 · (1 + log10(100)) = 300.
+    assert [bm25.walk_depth(n) for n in (10 ** 5.5, 1_000_000, 10_000_000)] == [150, 200, 300]
+
+
+def test_the_request_walks_as_deep_as_its_tenants_live_chunks_need(database_url, monkeypatch):
+    # Six live chunks, the walk growing from 2: 100 · (1 + log10(6 / 2)) = 147.7, so 148 (NEAR 50 is below it).
+    database = load(database_url, GROW, "tiny")
+    monkeypatch.setattr(bm25, "EF_GROWS_FROM", 2)
+    try:
+        with database.session(TINY) as session:
+            bm25.top(session, Query("do zebras grow?", HashedTfidf()), Filters(), k1=K1, b=B, limit=5, ann=True,
+                     every_posting_below=0)
+            depth = session.execute("SHOW hnsw.ef_search").fetchone()
+    finally:
+        database.close()
+    assert list(depth.values()) == ["148"]
