@@ -58,9 +58,11 @@ def ui(host, port) -> None:
     prepare_dagster_env(s)
     dagster = Path(sys.executable).with_name("dagster")
     cmd = [str(dagster), "dev", "-h", host, "-p", str(port), "-m", "rag_assets.definitions"]
-    # `dagster dev` ignores SIGINT/SIGTERM when it is not in a terminal's foreground group; run it in
-    # its own session with default signal handling and stop the whole group.
-    proc = subprocess.Popen(cmd, start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    # A shell or CI runner that starts us in the background hands us SIGINT (and nohup SIGTERM too) ignored, and an
+    # ignored signal stays ignored across exec: `dagster dev` stops its webserver and daemon with SIGINT, so they would
+    # outlive its own stop until killed. Run it in its own session with both signals back to their defaults and stop
+    # the whole group.
+    proc = subprocess.Popen(cmd, start_new_session=True, preexec_fn=_default_stop_signals)
     say(f"Dagster UI on http://{host}:{port} (process group {proc.pid}; Ctrl-C stops it)")
 
     def stop(*_):
@@ -84,6 +86,12 @@ def ui(host, port) -> None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
         _reap_group(proc.pid)
+
+
+def _default_stop_signals() -> None:
+    """In the child before exec: SIGINT and SIGTERM as a terminal's foreground command gets them."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _reap_group(pgid: int) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from rag_assets.cli.services import UI_STOP_SECONDS
 from tests.servers import free_port, stop, wait_ready
 
 REPO = Path(__file__).resolve().parents[3]
@@ -92,10 +93,17 @@ def test_db_start_status_url_stop(embedded_env):
     assert run(["db", "status"], embedded_env).returncode == 3
 
 
+def _ignore_stop_signals() -> None:
+    """As a shell's background job (or a CI runner's) starts a command: SIGINT and SIGTERM ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
 def test_ui_serves_on_localhost_and_stops_cleanly(embedded_env):
     port = free_port()
     proc = subprocess.Popen(RAG + ["ui", "--port", str(port)], env=embedded_env, cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True,
+                            preexec_fn=_ignore_stop_signals)
     banner = proc.stdout.readline()
     group = int(banner.split("process group ")[1].split(";")[0])
     try:
@@ -112,8 +120,11 @@ def test_ui_serves_on_localhost_and_stops_cleanly(embedded_env):
         keys = {n["assetKey"]["path"][0] for n in graphql["data"]["assetNodes"]}
         assert {"source_documents", "pages", "sections", "chunks", "published_documents"} <= keys
     finally:
+        stopping = time.time()
         proc.send_signal(signal.SIGINT)
         proc.wait(90)
+    # dagster dev stopped on `rag ui`'s SIGTERM, not on the SIGKILL that follows UI_STOP_SECONDS without it.
+    assert time.time() - stopping < UI_STOP_SECONDS
     # Nothing of dagster dev's process group (webserver, daemon, code servers) outlives the command.
     assert subprocess.run(["pgrep", "-g", str(group)], capture_output=True, text=True).stdout.split() == []
     with pytest.raises(httpx.HTTPError):
