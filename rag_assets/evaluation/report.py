@@ -52,9 +52,11 @@ def store(conn, result: dict, source: str) -> list[int]:
 
 
 def save_result(name: str, body: str, command: str, folder: Path | None = None, commit: str | None = None) -> Path:
-    """benchmarks/results/<date>-<name>.md: what a command printed, headed by the command, date, commit and machine,
-    so every number in the docs can point at the file that holds it. commit: the one the command started at (a
-    command that writes files would otherwise find its own output and call the tree dirty)."""
+    """benchmarks/results/<date>-<name>.md: what a command printed, headed by the command, date and machine, one
+    section per run with its time and commit, so every number in the docs can point at the file that holds it. A run
+    of the same command on the same day is appended, never written over: a day's slow run stays beside its fast
+    ones. commit: the one the command started at (a command that writes files would otherwise find its own output
+    and call the tree dirty)."""
     import datetime as dt
     import os
     import re
@@ -63,9 +65,14 @@ def save_result(name: str, body: str, command: str, folder: Path | None = None, 
 
     folder = folder or REPO_ROOT / "benchmarks" / "results"
     folder.mkdir(parents=True, exist_ok=True)
-    today = dt.date.today().isoformat()
+    now = dt.datetime.now(dt.timezone.utc)
+    today = now.date().isoformat()
     path = folder / f"{today}-{re.sub(r'[^a-z0-9]+', '-', name.lower()).strip('-')}.md"
-    header = (f"# {name}\n\n- command: `{command}`\n- date: {today}\n- commit: {commit or git_commit()}\n"
-              f"- machine: {os.cpu_count()} cores\n\n")
-    path.write_text(header + body.rstrip() + "\n", encoding="utf-8")
+    run = f"## Run at {now:%H:%M:%S} UTC\n\n- commit: {commit or git_commit()}\n\n{body.rstrip()}\n"
+    if path.exists():
+        with path.open("a", encoding="utf-8") as out:
+            out.write("\n" + run)
+    else:
+        header = f"# {name}\n\n- command: `{command}`\n- date: {today}\n- machine: {os.cpu_count()} cores\n\n"
+        path.write_text(header + run, encoding="utf-8")
     return path
