@@ -18,7 +18,7 @@ from rag_serving.store.migrate import migrate
 # A suite started in the background (a CI runner, nohup) inherits SIGINT and SIGTERM ignored, and so would every server
 # a test starts: plain `dagster dev` then sat through tests.servers.stop_group's SIGINT and SIGTERM until SIGKILL, 60 s
 # (its webserver and daemon, stopped with SIGINT, ignored it). The servers get the signals a terminal gives; a test
-# that needs them ignored ignores them in its own child (test_cli.py, `rag ui`).
+# that needs them ignored ignores them in its own child (test_services.py, `rag ui`).
 signal.signal(signal.SIGINT, signal.default_int_handler)
 signal.signal(signal.SIGTERM, signal.SIG_DFL)
 

@@ -6,6 +6,8 @@ import subprocess
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+# Where the commands write what they printed (report.save_result); outputs, not code.
+RESULTS = Path("benchmarks") / "results"
 
 
 def git_commit(root: Path = REPO_ROOT) -> str:
@@ -16,5 +18,5 @@ def git_commit(root: Path = REPO_ROOT) -> str:
     if head.returncode != 0:
         return "unknown"
     changed = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".",
-                              ":(exclude)benchmarks/results"], cwd=root, capture_output=True, text=True)
+                              f":(exclude){RESULTS.as_posix()}"], cwd=root, capture_output=True, text=True)
     return head.stdout.strip() + ("-dirty" if changed.stdout.strip() else "")

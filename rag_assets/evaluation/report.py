@@ -61,9 +61,9 @@ def save_result(name: str, body: str, command: str, folder: Path | None = None, 
     import os
     import re
 
-    from rag_assets.evaluation.provenance import REPO_ROOT, git_commit
+    from rag_assets.evaluation.provenance import REPO_ROOT, RESULTS, git_commit
 
-    folder = folder or REPO_ROOT / "benchmarks" / "results"
+    folder = folder or REPO_ROOT / RESULTS
     folder.mkdir(parents=True, exist_ok=True)
     now = dt.datetime.now(dt.timezone.utc)
     today = now.date().isoformat()
