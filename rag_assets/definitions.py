@@ -29,7 +29,7 @@ def build_resources(settings: Settings) -> dict:
                                      app_url=settings.app_database_url or ""),
         "tokenizer": TokenizerResource(),
         "chunker": ChunkerResource(size=settings.chunk_size, overlap=settings.chunk_overlap, snap=settings.chunk_snap),
-        "ocr": OcrResource(enabled=settings.ocr),
+        "ocr": OcrResource(enabled=settings.ocr, jobs=settings.ocr_jobs),
         "embedder": EmbedderResource(name=settings.embedder, tei_url=settings.tei_url or "",
                                      threads=settings.embed_threads),
         "pipeline": PipelineResource.of(settings.pipeline(), api_key=settings.generator_api_key),

@@ -166,6 +166,7 @@ class OcrResource(ConfigurableResource):
     """OCR for pages without a text layer (ocrmypdf + tesseract)."""
 
     enabled: bool = True
+    jobs: int = 0  # pages OCRed at once; 0: one per CPU
 
     def available(self) -> bool:
         return self.enabled and ocr_available()

@@ -18,6 +18,8 @@ class Settings(ServingSettings):
     chunk_snap: int = env_field(50, "RAG_CHUNK_SNAP", "how far a window edge may move to a sentence or heading",
                                 ge=0, le=1024)
     ocr: bool = env_field(True, "RAG_OCR", "OCR pages without a text layer (ocrmypdf + tesseract)")
+    ocr_jobs: int = env_field(0, "RAG_OCR_JOBS", "pages of one file OCRed at once; 0: one per CPU (ocrmypdf's "
+                              "default)", ge=0, le=256)
     inbox: Path | None = env_field(None, "RAG_INBOX", "folder the inbox sensor watches; unset: RAG_HOME/inbox")
     dagster_database_url: str | None = env_field(None, "DAGSTER_PG_URL",
                                                  "Dagster's run storage (postgresql+psycopg2://…); unset: the "

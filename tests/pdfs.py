@@ -52,17 +52,18 @@ def image_of_text(lines: list[str], size: int = 48) -> Image.Image:
     return img
 
 
-def pdf_with_image_page(text_before: str, image_lines: list[str]) -> bytes:
-    """Page 1 has a text layer; page 2 is only a picture of text."""
+def pdf_with_image_page(text_before: str, image_lines: list[str], *more_images: list[str]) -> bytes:
+    """Page 1 has a text layer; page 2 (and one more per `more_images`) is only a picture of text."""
     buf = io.BytesIO()
     c = canvas.Canvas(buf, pagesize=letter)
     c.drawString(72, 720, text_before)
     c.showPage()
-    png = io.BytesIO()
-    image_of_text(image_lines).save(png, format="PNG")
-    png.seek(0)
-    c.drawImage(ImageReader(png), 0, 0, width=letter[0], height=letter[1])
-    c.showPage()
+    for lines in (image_lines, *more_images):
+        png = io.BytesIO()
+        image_of_text(lines).save(png, format="PNG")
+        png.seek(0)
+        c.drawImage(ImageReader(png), 0, 0, width=letter[0], height=letter[1])
+        c.showPage()
     c.save()
     return buf.getvalue()
 

@@ -85,7 +85,7 @@ def pages(context: AssetExecutionContext, database: PostgresResource, ocr: OcrRe
         try:
             with steps.guarded(conn, sha, "pages", context.run_id):
                 report = _idle(context, steps.pages_step(
-                    conn, sha, ocr_enabled=ocr.enabled, run_id=context.run_id, progress=progress
+                    conn, sha, ocr_enabled=ocr.enabled, ocr_jobs=ocr.jobs, run_id=context.run_id, progress=progress
                 ))
         except IngestError as exc:
             raise _failure(exc) from exc

@@ -146,6 +146,7 @@ def pages_step(
     sha: str,
     *,
     ocr_enabled: bool,
+    ocr_jobs: int = 0,
     run_id: str | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> StepReport:
@@ -157,7 +158,7 @@ def pages_step(
     data = load_file(conn, sha)
     name = docs[0]["file_name"]
     try:
-        extracted = extract(name, data, ocr_enabled=ocr_enabled, progress=progress)
+        extracted = extract(name, data, ocr_enabled=ocr_enabled, ocr_jobs=ocr_jobs, progress=progress)
     except IngestError as exc:
         exc.stage = "extract"
         fail_documents(conn, docs, "extract", exc, run_id)

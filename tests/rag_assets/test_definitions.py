@@ -56,6 +56,14 @@ def test_the_nightly_benchmark_runs_the_spec_that_rag_ask_and_the_api_serve(tmp_
     assert defs.resources["pipeline"].spec() == load_settings().pipeline()
 
 
+def test_ocr_settings_reach_the_ocr_resource(tmp_path):
+    from rag_assets.definitions import build_resources
+    from rag_assets.settings import load_settings
+
+    ocr = build_resources(load_settings({"RAG_HOME": str(tmp_path), "RAG_OCR": "0", "RAG_OCR_JOBS": "3"}))["ocr"]
+    assert (ocr.enabled, ocr.jobs) == (False, 3)
+
+
 def test_the_pipeline_resource_has_exactly_the_spec_fields():
     import dataclasses
 

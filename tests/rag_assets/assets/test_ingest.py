@@ -253,6 +253,23 @@ def test_image_only_page_is_ocred_during_ingest(database_url, conn, tmp_path):
     assert page["ocr"] and not page["has_text_layer"] and "4417" in page["text"]
 
 
+def test_the_ocr_resource_sets_how_many_pages_ocrmypdf_reads_at_once(database_url, conn, tmp_path, monkeypatch):
+    import ocrmypdf
+
+    asked, real = [], ocrmypdf.ocr
+
+    def spy(*args, **kwargs):
+        asked.append(kwargs["jobs"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(ocrmypdf, "ocr", spy)
+    pdf = pdf_with_image_page("Yard memo", ["GATE CODE 4417"], ["BAY SEVEN"])
+    run_batch(database_url, [Target(write(tmp_path, "memo.pdf", pdf), "acme", "north-yard", "memo.pdf")],
+              ocr=OcrResource(enabled=True, jobs=2))
+    assert asked == [2]
+    assert conn.execute("SELECT count(*) AS n FROM pages WHERE ocr").fetchone()["n"] == 2
+
+
 def test_image_only_page_without_ocr_is_recorded_unreadable_with_warning(database_url, conn, tmp_path):
     pdf = pdf_with_image_page("Yard memo", ["GATE CODE 4417"])
     run_batch(database_url, [Target(write(tmp_path, "memo.pdf", pdf), "acme", "north-yard", "memo.pdf")],

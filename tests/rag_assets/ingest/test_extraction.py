@@ -128,3 +128,10 @@ def test_ocr_leaves_the_process_stderr_as_it_found_it():
     stderr = sys.stderr
     ex.ocr_pages("memo.pdf", pdf_with_image_page("Memo page one", ["GATE CODE 4417"]), [2])
     assert sys.stderr is stderr  # ocrmypdf's progress display had left it a buffer, swallowing later log lines
+
+
+def test_pages_ocred_side_by_side_read_as_they_do_one_at_a_time():
+    pdf = pdf_with_image_page("Memo page one", ["GATE CODE 4417"], ["FORKLIFT BAY SEVEN"], ["DOCK 12 OPENS AT 6"])
+    alone = ex.ocr_pages("memo.pdf", pdf, [2, 3, 4], jobs=1)
+    assert "4417" in alone[2] and "SEVEN" in alone[3].upper() and "DOCK" in alone[4].upper()
+    assert ex.ocr_pages("memo.pdf", pdf, [2, 3, 4], jobs=3) == alone
