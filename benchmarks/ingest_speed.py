@@ -19,7 +19,6 @@ from rag_assets.evaluation.provenance import git_commit
 from rag_assets.ingest.runner import ingest_targets
 from rag_assets.ingest.targets import Target
 from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
-from rag_assets.settings import Settings
 
 from .common import BENCH_DATA, bench_database, drop_database, recorded
 
@@ -63,8 +62,6 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0, help="only the first N PDFs (0 = all)")
     parser.add_argument("--no-ocr", action="store_true")
     parser.add_argument("--embedder", default="minilm", help="RAG_EMBEDDER value; hashed-tfidf isolates extraction speed")
-    parser.add_argument("--workers", type=int, default=Settings.model_fields["ingest_workers"].default,
-                        help="files side by side, as `rag ingest` builds them (RAG_INGEST_WORKERS)")
     args = parser.parse_args()
 
     paths = sorted(args.docs.glob("*.pdf"))[: args.limit or None]
@@ -78,13 +75,12 @@ def main() -> None:
         "ocr": OcrResource(enabled=not args.no_ocr),
         "embedder": EmbedderResource(name=args.embedder),
     }
-    # Workers record their runs where this process reads them back (asset_seconds): a temporary instance on disk.
-    instance = DagsterInstance.local_temp() if args.workers > 1 else DagsterInstance.ephemeral()
+    instance = DagsterInstance.ephemeral()
     try:
         t0 = time.perf_counter()
         batch = ingest_targets(
             [Target(p, "bench", "mmlongbench", p.name) for p in paths],
-            url=url, resources=resources, instance=instance, say=print, workers=args.workers,
+            url=url, resources=resources, instance=instance, say=print,
         )
         seconds = time.perf_counter() - t0
         with psycopg.connect(url) as conn:
@@ -102,7 +98,6 @@ def main() -> None:
     result = {
         "commit": git_commit(),
         "embedder": args.embedder,
-        "workers": args.workers,
         "files": len(paths),
         "ingested": batch.ingested,
         "failed": batch.count("failed"),

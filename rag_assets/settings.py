@@ -20,9 +20,6 @@ class Settings(ServingSettings):
     ocr: bool = env_field(True, "RAG_OCR", "OCR pages without a text layer (ocrmypdf + tesseract)")
     ocr_jobs: int = env_field(0, "RAG_OCR_JOBS", "pages of one file OCRed at once; 0: one per CPU (ocrmypdf's "
                               "default)", ge=0, le=256)
-    ingest_workers: int = env_field(2, "RAG_INGEST_WORKERS", "files `rag ingest` builds side by side, each in its own "
-                                    "process; their embedders share the cores out (RAG_EMBED_THREADS unset)", ge=1,
-                                    le=64)
     inbox: Path | None = env_field(None, "RAG_INBOX", "folder the inbox sensor watches; unset: RAG_HOME/inbox")
     dagster_database_url: str | None = env_field(None, "DAGSTER_PG_URL",
                                                  "Dagster's run storage (postgresql+psycopg2://…); unset: the "

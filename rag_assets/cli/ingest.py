@@ -88,7 +88,7 @@ def run_ingest(targets, s: Settings, *, kind: str | None = None, published_on: s
     resources = build_resources(s)
     resources["database"] = resources["database"].model_copy(update={"url": url})
     batch = ingest_targets(targets, url=url, resources=resources, instance=DagsterInstance.get(),
-                           kind=kind, published_on=published_on, say=say, workers=s.ingest_workers)
+                           kind=kind, published_on=published_on, say=say)
     if batch.stopped:
         return batch
     # Files ingested before token or sentence vectors were stored are skipped as unchanged; give their chunks both.

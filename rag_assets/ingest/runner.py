@@ -16,7 +16,6 @@ from rag_assets.ingest.registration import RegistrationError, register_file
 from rag_assets.ingest.stale import fail_stale_runs, owner_tags
 from rag_assets.ingest.targets import BatchResult, FileOutcome, Target, unchanged_line
 from rag_assets.ingest.targets import label as target_label
-from rag_assets.ingest.workers import build_side_by_side, embed_threads, jobs_for
 from rag_assets.partitions import file_partition_key, files_partitions
 from rag_serving.store import bootstrap as db
 from rag_serving.store import catalog
@@ -55,7 +54,7 @@ def _failure_message(result) -> str:
     return failures[0][1] if failures else "run failed; see the Dagster UI"
 
 
-def ingest_one(conn, t: Target, label: str, pad: str, *, digest: str, instance: DagsterInstance, resources: dict,
+def _ingest_one(conn, t: Target, label: str, pad: str, *, digest: str, instance: DagsterInstance, resources: dict,
                 kind: str | None, published_on: str | None, say: Callable[[str], None]) -> FileOutcome:
     """One file registered and, unless unchanged, run through the asset graph; its outcome, said in a line."""
     try:
@@ -121,10 +120,7 @@ def ingest_targets(
     kind: str | None = None,
     published_on: str | None = None,
     say: Callable[[str], None] = lambda line: None,
-    workers: int = 1,
 ) -> BatchResult:
-    """Each file registered and built; with workers > 1, files side by side in that many processes (an ephemeral
-    instance keeps its runs in this process's memory, so its files are built here, one after another)."""
     batch = BatchResult()
     stale = fail_stale_runs(instance)
     if stale:
@@ -132,41 +128,20 @@ def ingest_targets(
             + ", ".join(r[:8] for r in stale))
     digest = resources["chunker"].digest(resources["tokenizer"].load())
     width = len(str(len(targets)))
-    pad = " " * (2 * width + 4)
-    labels = [target_label(i, len(targets), t) for i, t in enumerate(targets, start=1)]
-    jobs = jobs_for(targets, labels) if workers > 1 and not instance.is_ephemeral else []
-    if min(workers, len(jobs)) > 1:
-        workers = min(workers, len(jobs))
-        for t, label, outcome, lines, error in build_side_by_side(
-                jobs, workers, url=url, resources=resources, instance_ref=instance.get_ref(),
-                threads=embed_threads(resources["embedder"].threads, workers), pad=pad, digest=digest, kind=kind,
-                published_on=published_on):
-            for line in lines:
-                say(line)
-            if error is None:
-                batch.outcomes.append(outcome)
-                continue
-            if reachable(url):
-                raise RuntimeError(f"{label}: {error}")
-            _stop(batch, t, label, error, len(batch.outcomes), len(targets), say)
-        return batch
     with db.connect(url, autocommit=True) as conn:
-        for i, (label, t) in enumerate(zip(labels, targets), start=1):
+        for i, t in enumerate(targets, start=1):
+            label = target_label(i, len(targets), t)
             try:
-                batch.outcomes.append(ingest_one(conn, t, label, pad, digest=digest, instance=instance,
-                                                 resources=resources, kind=kind, published_on=published_on, say=say))
+                batch.outcomes.append(_ingest_one(conn, t, label, " " * (2 * width + 4), digest=digest,
+                                                  instance=instance, resources=resources, kind=kind,
+                                                  published_on=published_on, say=say))
             except Exception as exc:
                 if reachable(url):
                     raise
-                _stop(batch, t, label, f"{type(exc).__name__}: {str(exc).strip()[:200]}", i - 1, len(targets), say)
+                # The database went away: one clear line and the summary, not a retry loop per remaining file.
+                batch.stopped = f"the database is unreachable ({type(exc).__name__}: {str(exc).strip()[:200]})"
+                batch.outcomes.append(FileOutcome(t, "failed", message=batch.stopped))
+                say(f"{label}: STOPPED: {batch.stopped}; {i - 1} of {len(targets)} files were done; run the "
+                    "same command when it is back (finished files are skipped)")
                 break
     return batch
-
-
-def _stop(batch: BatchResult, t: Target, label: str, error: str, done: int, total: int,
-          say: Callable[[str], None]) -> None:
-    """The database went away: one clear line and the summary, not a retry loop per remaining file."""
-    batch.stopped = f"the database is unreachable ({error})"
-    batch.outcomes.append(FileOutcome(t, "failed", message=batch.stopped))
-    say(f"{label}: STOPPED: {batch.stopped}; {done} of {total} files were done; run the same command when it is back "
-        "(finished files are skipped)")
