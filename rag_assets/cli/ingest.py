@@ -87,7 +87,12 @@ def run_ingest(targets, s: Settings, *, kind: str | None = None, published_on: s
     prepare_dagster_env(s)
     resources = build_resources(s)
     resources["database"] = resources["database"].model_copy(update={"url": url})
-    batch = ingest_targets(targets, url=url, resources=resources, instance=DagsterInstance.get(),
+    instance = DagsterInstance.get()
+    # Dagster's PostgreSQL storage opens a new connection for every event it writes unless told, as its webserver
+    # tells it, to keep a pool: ~280 connections per file, a second of a small file's 3 s (docs/decisions.md,
+    # "Dagster's storage keeps its connections in `rag ingest`"). No statement timeout, as without the pool.
+    instance.optimize_for_webserver(statement_timeout=0, pool_recycle=3600, max_overflow=4)
+    batch = ingest_targets(targets, url=url, resources=resources, instance=instance,
                            kind=kind, published_on=published_on, say=say)
     if batch.stopped:
         return batch
