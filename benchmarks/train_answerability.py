@@ -95,7 +95,7 @@ def write(model, examples, embedder, metrics, out: Path, make, commit: str) -> N
     blob = rt.dump(model)
     data = make(model, examples, embedder.model, metrics, commit, hashlib.sha256(blob).hexdigest())
     rt.write(data, blob, out)
-    print(f"wrote {out} and its .skops model ({len(blob):,} bytes; training digest {data['digest'][:12]})")
+    print(f"wrote {out} and its .onnx model ({len(blob):,} bytes; training digest {data['digest'][:12]})")
 
 
 if __name__ == "__main__":

@@ -102,7 +102,7 @@ def main() -> None:
     blob = rt.dump(model)
     data = rt.artefact(model, queries, embedder.model, metrics, git_commit(), hashlib.sha256(blob).hexdigest())
     rt.write(data, blob, args.out)
-    print(f"wrote {args.out} and its .skops model ({len(blob):,} bytes; training digest {data['digest'][:12]})")
+    print(f"wrote {args.out} and its .onnx model ({len(blob):,} bytes; training digest {data['digest'][:12]})")
 
 
 if __name__ == "__main__":

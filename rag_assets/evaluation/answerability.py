@@ -14,6 +14,7 @@ import numpy as np
 
 from rag_assets.evaluation.golden import GoldenCase
 from rag_assets.evaluation.scoring import judge
+from rag_assets.evaluation.training import model_record
 from rag_assets.evaluation.training import held_out
 from rag_serving.answer import selection
 from rag_serving.answer.answerability import ARTEFACT_FORMAT, FEATURE_VERSION, FEATURES, features
@@ -173,8 +174,6 @@ def selection_artefact(model, examples: Sequence[Example], embedder_model: str, 
 
 
 def artefact(model, examples: Sequence[Example], embedder_model: str, metrics: dict, commit: str, sha256: str) -> dict:
-    import sklearn
-
     sources: dict[str, dict] = {}
     for e in examples:
         s = sources.setdefault(e.source, {"examples": 0, "positives": 0})
@@ -183,8 +182,7 @@ def artefact(model, examples: Sequence[Example], embedder_model: str, metrics: d
     return {
         "format": ARTEFACT_FORMAT, "feature_version": FEATURE_VERSION, "features": list(FEATURES),
         "embedder": embedder_model,
-        "model": {"kind": type(model).__name__, "params": model.get_params(), "sha256": sha256,
-                  "scikit_learn": sklearn.__version__},
+        "model": model_record(model, sha256),
         "digest": digest(examples),
         "training": {"sources": sources, "commit": commit, "trained_on": dt.date.today().isoformat(),
                      "weighting": "each source carries the same total weight"},

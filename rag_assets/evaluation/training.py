@@ -24,6 +24,8 @@ from rag_serving.wiring import Pipeline
 FOLDS = 5
 SEED = 20261203
 ECE_BINS = 10
+# ai.onnx.ml 3 is the opset whose TreeEnsembleClassifier onnxruntime runs; the default domain as skl2onnx picks it.
+ONNX_OPSETS = {"": 18, "ai.onnx.ml": 3}
 
 
 @dataclass
@@ -201,8 +203,6 @@ def fit(queries: Sequence[TrainingQuery]):
 
 def artefact(model, queries: Sequence[TrainingQuery], embedder_model: str, metrics: dict, commit: str,
              model_sha256: str) -> dict:
-    import sklearn
-
     sources: dict[str, dict] = {}
     for q in queries:
         s = sources.setdefault(q.source, {"queries": 0, "pairs": 0, "positives": 0})
@@ -214,8 +214,7 @@ def artefact(model, queries: Sequence[TrainingQuery], embedder_model: str, metri
         "feature_version": FEATURE_VERSION,
         "features": list(FEATURES),
         "embedder": embedder_model,
-        "model": {"kind": "HistGradientBoostingClassifier", "params": model.get_params(), "sha256": model_sha256,
-                  "scikit_learn": sklearn.__version__},
+        "model": model_record(model, model_sha256),
         "digest": digest(queries),
         "training": {"sources": sources, "commit": commit, "trained_on": dt.date.today().isoformat(),
                      "weighting": "each source carries the same total weight"},
@@ -224,13 +223,28 @@ def artefact(model, queries: Sequence[TrainingQuery], embedder_model: str, metri
 
 
 def dump(model) -> bytes:
-    import skops.io as sio
+    """The fitted classifier as an ONNX graph (skl2onnx) taking float32 rows of its features, with plain
+    probabilities (no ZipMap), as `rag_serving.models.artefacts.Trees` reads it."""
+    from skl2onnx import to_onnx
+    from skl2onnx.common.data_types import FloatTensorType
 
-    return sio.dumps(model)
+    graph = to_onnx(model, initial_types=[("x", FloatTensorType([None, model.n_features_in_]))],
+                    options={id(model): {"zipmap": False}}, target_opset=ONNX_OPSETS)
+    return graph.SerializeToString()
+
+
+def model_record(model, sha256: str) -> dict:
+    """What the metadata says of the model file: the estimator, its parameters, the file's digest and the versions
+    that wrote it."""
+    import sklearn
+    import skl2onnx
+
+    return {"kind": type(model).__name__, "params": model.get_params(), "sha256": sha256,
+            "scikit_learn": sklearn.__version__, "file": f"onnx {ONNX_OPSETS} via skl2onnx {skl2onnx.__version__}"}
 
 
 def write(data: dict, blob: bytes, path: Path) -> None:
-    """The metadata at path and the model beside it (same stem, .skops)."""
+    """The metadata at path and the model beside it (same stem, .onnx)."""
     from rag_serving.models.artefacts import model_path
 
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -7,7 +7,7 @@ import numpy as np
 from rag_serving.answer.evidence import Evidence
 from rag_serving.models.artefacts import ShippedModel
 
-ARTEFACT_FORMAT = "rag-answerability/1"
+ARTEFACT_FORMAT = "rag-answerability/2"  # 2: the model file is ONNX (it was skops)
 FEATURE_VERSION = 3  # 3: a sentence's coverage reads its document's title; 2: the sentence before it, strict terms as stems
 KINDS = ("number", "date", "person", "reason", "any")
 FEATURES = (

@@ -11,7 +11,7 @@ from rag_serving.answer.terms import contains_term
 from rag_serving.answer.text import words
 from rag_serving.models.artefacts import ShippedModel
 
-ARTEFACT_FORMAT = "rag-answer-selection/1"
+ARTEFACT_FORMAT = "rag-answer-selection/2"  # 2: the model file is ONNX (it was skops)
 FEATURE_VERSION = 3  # 3: a sentence's coverage reads its document's title; 2: the sentence before it, strict terms as stems
 FEATURES = (
     "score",  # the hand-set sentence score, kept as one input

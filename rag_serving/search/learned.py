@@ -1,4 +1,4 @@
-"""The offline default reranker: gradient-boosted trees over ranking features, trained by the project, read from a skops file."""
+"""The offline default reranker: gradient-boosted trees over ranking features, trained by the project, read from an ONNX file."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from rag_serving.search.rerankers import RerankerError
 from rag_serving.spec import DEFAULT_SPEC
 from rag_serving.store.sessions import Session
 
-ARTEFACT_FORMAT = "rag-learned-reranker/2"
+ARTEFACT_FORMAT = "rag-learned-reranker/3"  # 3: the model file is ONNX (it was skops)
 
 
 def default_artefact() -> Path:
-    """The metadata file; the model file sits beside it (same stem, .skops)."""
+    """The metadata file; the model file sits beside it (same stem, .onnx)."""
     return artefacts.shipped("learned_reranker")
 
 
@@ -40,8 +40,7 @@ class LearnedReranker:
     def __init__(self, embedder, *, path: Path | None = None, k1: float = DEFAULT_SPEC.bm25_k1,
                  b: float = DEFAULT_SPEC.bm25_b):
         self.path = Path(path) if path else default_artefact()
-        self.model, self.artefact = read_artefact(self.path, embedder.model)
-        self.trees = artefacts.Trees(self.model)
+        self.trees, self.artefact = read_artefact(self.path, embedder.model)
         self.name = f"learned-ltr/{self.artefact['digest'][:12]}"
         self.features = FeatureExtractor(MaxSimReranker(embedder), k1=k1, b=b)
 

@@ -76,4 +76,4 @@ def test_a_model_file_trained_on_other_features_is_refused_naming_the_file(tmp_p
 
 def test_probabilities_are_those_of_the_model_file(model, minilm):
     x = np.zeros((1, len(FEATURES)))
-    assert 0 <= model.model.predict_proba(x)[0, 1] <= 1
+    assert 0 <= model.trees.positive(x)[0] <= 1

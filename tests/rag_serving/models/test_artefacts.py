@@ -1,49 +1,60 @@
-"""Shipped tree models predict in the calling thread alone, without touching other threads' OpenMP settings."""
+"""Shipped tree models: their ONNX files give scikit-learn's probabilities, to many threads at once, without scikit-learn."""
 
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import numpy as np
 from sklearn.ensemble import HistGradientBoostingClassifier
-from threadpoolctl import ThreadpoolController
 
+from rag_assets.evaluation.training import dump
 from rag_serving.models.artefacts import Trees
 
-
-def openmp_threads() -> int:
-    return ThreadpoolController().select(user_api="openmp").info()[0]["num_threads"]
+REPO = Path(__file__).resolve().parents[3]
 
 
-class Recording:
-    """Wraps a real classifier and records the OpenMP thread limit it predicted under."""
-
-    def __init__(self, model):
-        self.model, self.seen = model, []
-
-    def predict_proba(self, x):
-        self.seen.append(openmp_threads())
-        return self.model.predict_proba(x)
+def fitted(rng):
+    x = rng.normal(size=(400, 4))
+    return HistGradientBoostingClassifier(max_iter=30).fit(x, (x[:, 0] + x[:, 1] * x[:, 2] > 0).astype(int))
 
 
-def test_probabilities_are_the_models_and_each_thread_keeps_its_own_limit():
+def test_the_onnx_file_gives_the_classifiers_probabilities():
     rng = np.random.default_rng(0)
-    x = rng.normal(size=(200, 4))
-    model = HistGradientBoostingClassifier(max_iter=20).fit(x, (x[:, 0] + x[:, 1] > 0).astype(int))
-    recording = Recording(model)
-    trees = Trees(recording)
-    before = openmp_threads()
-    assert before > 1  # the machine has two cores: otherwise the limit below could not be told apart
-    assert np.array_equal(trees.positive(x[:50]), model.predict_proba(x[:50])[:, 1])
-    barrier, outside = threading.Barrier(8), []
+    model = fitted(rng)
+    x = rng.normal(size=(5000, 4))
+    # float32 inputs and leaf sums: equal to ~1e-7, far below anything a threshold or a ranking could tell apart.
+    assert np.abs(Trees(dump(model), 4).positive(x) - model.predict_proba(x)[:, 1]).max() < 1e-5
 
-    def request():
+
+def test_many_threads_sharing_one_model_each_get_the_probabilities_of_their_own_rows():
+    rng = np.random.default_rng(1)
+    model = fitted(rng)
+    trees = Trees(dump(model), 4)
+    rows = [rng.normal(size=(50, 4)) for _ in range(8)]
+    alone = [trees.positive(x) for x in rows]
+    barrier, seen = threading.Barrier(8), [[] for _ in range(8)]
+
+    def request(i):
         barrier.wait()
-        trees.positive(x[:50])
-        outside.append(openmp_threads())
+        seen[i].extend(trees.positive(rows[i]) for _ in range(20))
 
-    workers = [threading.Thread(target=request) for _ in range(8)]
+    workers = [threading.Thread(target=request, args=(i,)) for i in range(8)]
     for w in workers:
         w.start()
     for w in workers:
         w.join()
-    assert recording.seen == [1] * 9  # every prediction ran with one thread
-    assert outside == [before] * 8 and openmp_threads() == before  # and every thread got its own limit back
+    assert all(len(s) == 20 and all(np.array_equal(got, a) for got in s) for s, a in zip(seen, alone))
+
+
+def test_reading_the_shipped_models_imports_neither_scikit_learn_nor_skops():
+    # Importing skops took 4 s (it imports all of scikit-learn to list its estimators), paid by every `rag ask`.
+    probe = ("import json, sys; from rag_serving.answer.answerability import LearnedAnswerability; "
+             "from rag_serving.answer.selection import LearnedSelection; "
+             "from rag_serving.search.learned import default_artefact, read_artefact; "
+             "embedder = json.load(open(default_artefact()))['embedder']; "
+             "read_artefact(default_artefact(), embedder); LearnedAnswerability(embedder); LearnedSelection(embedder); "
+             "print(sorted({'sklearn', 'skops'} & {n.split('.')[0] for n in sys.modules}))")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

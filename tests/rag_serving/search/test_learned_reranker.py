@@ -6,9 +6,11 @@ import shutil
 
 import numpy as np
 import pytest
+from sklearn.ensemble import HistGradientBoostingClassifier
 
+from rag_assets.evaluation.training import dump
 from rag_serving.models.artefacts import model_path
-from rag_serving.search.features import FEATURE_VERSION
+from rag_serving.search.features import FEATURE_VERSION, FEATURES
 from rag_serving.search.learned import LearnedReranker, default_artefact, read_artefact
 from rag_serving.search.rerankers import RerankerError
 from rag_serving.spec import PipelineSpec
@@ -46,19 +48,18 @@ def test_an_artefact_trained_with_another_embedder_is_refused(copy):
 def test_a_model_file_that_differs_from_the_recorded_digest_is_refused(copy, minilm):
     path = model_path(copy)
     path.write_bytes(path.read_bytes() + b"\0")
-    with pytest.raises(RerankerError, match="learned_reranker.skops: sha256 differs"):
+    with pytest.raises(RerankerError, match="learned_reranker.onnx: sha256 differs"):
         read_artefact(copy, minilm.model)
 
 
-def test_a_model_file_holding_untrusted_types_is_refused(copy, minilm):
-    import skops.io as sio
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import FunctionTransformer
-
-    blob = sio.dumps(make_pipeline(FunctionTransformer(np.save)))  # a model file that would write files
+@pytest.mark.parametrize("blob", [b"not a model", "three features"], ids=["not-onnx", "other-width"])
+def test_a_model_file_that_is_not_a_model_of_these_features_is_refused(copy, minilm, blob):
+    if blob == "three features":  # a real classifier's ONNX file, fitted on fewer features than the reranker reads
+        x = np.random.default_rng(0).normal(size=(60, 3))
+        blob = dump(HistGradientBoostingClassifier(max_iter=5).fit(x, (x[:, 0] > 0).astype(int)))
     model_path(copy).write_bytes(blob)
     edit(copy, model={**json.loads(copy.read_text())["model"], "sha256": hashlib.sha256(blob).hexdigest()})
-    with pytest.raises(RerankerError, match="types outside the trusted list"):
+    with pytest.raises(RerankerError, match=rf"learned_reranker.onnx: not a model of {len(FEATURES)} features"):
         read_artefact(copy, minilm.model)
 
 
