@@ -21,13 +21,24 @@ def stemmer() -> snowballstemmer.stemmer:
     return _local.stemmer
 
 
+_stop_words_read = threading.Lock()
+
+
 @cache
 def stop_words() -> frozenset[str]:
-    """scikit-learn's English stop words, imported on first use: importing sklearn takes ~1 s, and every `rag` command
-    imports this module while most never compare words."""
-    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+    """scikit-learn's English stop words (the Glasgow IR group's list), read from the one file that holds them:
+    importing the sklearn package to reach it took 1.5 s (it imports scipy.stats), paid by every `rag ask` and server
+    start, where only the list is needed. The file holds one frozenset literal and imports nothing."""
+    import importlib.util
+    from pathlib import Path
 
-    return ENGLISH_STOP_WORDS
+    package = importlib.util.find_spec("sklearn")  # found, not imported
+    path = Path(package.submodule_search_locations[0]) / "feature_extraction" / "_stop_words.py"
+    spec = importlib.util.spec_from_file_location("rag_serving._sklearn_stop_words", path)
+    module = importlib.util.module_from_spec(spec)
+    with _stop_words_read:  # a module's code is compiled and run once at a time, as an import would be
+        spec.loader.exec_module(module)
+    return module.ENGLISH_STOP_WORDS
 
 
 def words(text: str) -> list[str]:
