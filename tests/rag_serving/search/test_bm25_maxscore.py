@@ -64,16 +64,16 @@ def zipf_text(rng, vocabulary, weights, n):
     return " ".join(rng.choices(vocabulary, weights, k=n))
 
 
-@pytest.fixture
-def zipf_corpus(database_url):
+@pytest.fixture(scope="module")
+def zipf_corpus(module_database_url):
     """600 chunks over a 400-word vocabulary drawn by Zipf's law (a few words everywhere, most words rare), in two
-    rooftops of one organization, with lengths from 4 to 60 words."""
+    rooftops of one organization, with lengths from 4 to 60 words; one per module, which its tests only read."""
     rng = random.Random(20261204)
     words = [f"w{i}x" for i in range(400)]
     weights = [1 / (i + 1) for i in range(400)]
     chunks = [(f"c{i:04d}", f"C{i}", zipf_text(rng, words, weights, rng.randint(4, 60))) for i in range(600)]
-    database = load(database_url, chunks[:400], "one")
-    load(database_url, chunks[400:], "two").close()
+    database = load(module_database_url, chunks[:400], "one")
+    load(module_database_url, chunks[400:], "two").close()
     questions = [zipf_text(rng, words, weights, rng.randint(2, 8)) for _ in range(60)]
     yield database, questions
     database.close()
