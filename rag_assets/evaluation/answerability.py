@@ -14,8 +14,7 @@ import numpy as np
 
 from rag_assets.evaluation.golden import GoldenCase
 from rag_assets.evaluation.scoring import judge
-from rag_assets.evaluation.training import model_record
-from rag_assets.evaluation.training import held_out
+from rag_assets.evaluation.training import held_out, model_record
 from rag_serving.answer import selection
 from rag_serving.answer.answerability import ARTEFACT_FORMAT, FEATURE_VERSION, FEATURES, features
 from rag_serving.answer.edges import whole_sentences

@@ -240,7 +240,9 @@ def model_record(model, sha256: str) -> dict:
     import skl2onnx
 
     return {"kind": type(model).__name__, "params": model.get_params(), "sha256": sha256,
-            "scikit_learn": sklearn.__version__, "file": f"onnx {ONNX_OPSETS} via skl2onnx {skl2onnx.__version__}"}
+            "scikit_learn": sklearn.__version__,
+            "file": f"ONNX (ai.onnx {ONNX_OPSETS['']}, ai.onnx.ml {ONNX_OPSETS['ai.onnx.ml']}) "
+                    f"via skl2onnx {skl2onnx.__version__}"}
 
 
 def write(data: dict, blob: bytes, path: Path) -> None:

@@ -39,7 +39,8 @@ def read_artefact(path: Path, embedder_model: str, *, kind: str, format: str, fe
     except (OSError, ValueError) as exc:
         raise ArtefactError(f"{kind} {path}: cannot read it: {exc}") from exc
     if data.get("format") != format:
-        raise ArtefactError(f"{kind} {path}: format {data.get('format')!r}, expected {format!r}; retrain it ({retrain})")
+        raise ArtefactError(f"{kind} {path}: format {data.get('format')!r}, expected {format!r}; "
+                            f"retrain it ({retrain})")
     if data.get("feature_version") != feature_version or tuple(data.get("features", ())) != tuple(features):
         raise ArtefactError(f"{kind} {path}: trained on features version {data.get('feature_version')!r}, "
                             f"this code computes version {feature_version!r}; retrain it ({retrain})")

@@ -1,4 +1,4 @@
-"""Shipped tree models: their ONNX files give scikit-learn's probabilities, to many threads at once, without scikit-learn."""
+"""Shipped tree models: ONNX files giving scikit-learn's probabilities to many threads at once, without scikit-learn."""
 
 import subprocess
 import sys

@@ -40,6 +40,13 @@ def test_an_artefact_trained_on_other_features_is_refused_naming_the_file(copy, 
         read_artefact(copy, minilm.model)
 
 
+def test_an_artefact_of_the_skops_format_is_refused_with_how_to_retrain_it(copy, minilm):
+    edit(copy, format="rag-learned-reranker/2")  # what `make train-reranker` wrote before the model files were ONNX
+    with pytest.raises(RerankerError, match=r"learned_reranker.json: format 'rag-learned-reranker/2', expected "
+                                            r"'rag-learned-reranker/3'; retrain it \(make train-reranker\)"):
+        read_artefact(copy, minilm.model)
+
+
 def test_an_artefact_trained_with_another_embedder_is_refused(copy):
     with pytest.raises(RerankerError, match="queries use 'other-model'"):
         read_artefact(copy, "other-model")
