@@ -4,12 +4,10 @@ or pysbd segmenter returned wrong output and raised under concurrent requests)."
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
+from rag_assets.evaluation.provenance import REPO_ROOT
 from rag_serving.answer.sentences import split_sentences
 from rag_serving.answer.text import stem, stems, stop_words
-
-REPO = Path(__file__).resolve().parents[3]
 
 TEXTS = [
     "Full-time employees are entitled to sixteen weeks of parental leave at full pay.",
@@ -69,6 +67,6 @@ def test_the_stop_word_list_loads_without_importing_scikit_learn():
     # Importing sklearn (and the scipy.stats it imports) took 1.5 s of every `rag ask` for a list of 318 words.
     probe = ("import sys; from rag_serving.answer.text import stems, stop_words; stems('the gate opens at seven'); "
              "print(len(stop_words()), 'sklearn' in sys.modules)")
-    done = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", probe], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["318", "False"]

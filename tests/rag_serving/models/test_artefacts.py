@@ -3,15 +3,13 @@
 import subprocess
 import sys
 import threading
-from pathlib import Path
 
 import numpy as np
 from sklearn.ensemble import HistGradientBoostingClassifier
 
+from rag_assets.evaluation.provenance import REPO_ROOT
 from rag_assets.evaluation.training import dump
 from rag_serving.models.artefacts import Trees
-
-REPO = Path(__file__).resolve().parents[3]
 
 
 def fitted(rng):
@@ -55,6 +53,6 @@ def test_reading_the_shipped_models_imports_neither_scikit_learn_nor_skops():
              "embedder = json.load(open(default_artefact()))['embedder']; "
              "read_artefact(default_artefact(), embedder); LearnedAnswerability(embedder); LearnedSelection(embedder); "
              "print(sorted({'sklearn', 'skops'} & {n.split('.')[0] for n in sys.modules}))")
-    done = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", probe], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
