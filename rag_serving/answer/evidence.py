@@ -14,7 +14,7 @@ from rag_serving.answer.kinds import HOW_MEASURES, MONTHS, QUESTION_WORDS, Answe
 from rag_serving.answer.parts import missing_for, pointers, sides
 from rag_serving.answer.sentences import LEADER, split_sentences
 from rag_serving.answer.terms import IDENTIFIER, contains_term, normalize, standards, strict_identifier
-from rag_serving.answer.text import stem, stems, stop_words, words
+from rag_serving.answer.text import lexemes, stem, stop_words, words
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.editions import superseded
 from rag_serving.search.hits import Hit
@@ -97,7 +97,8 @@ def profile(question: str, owner: str = "") -> QuestionProfile:
 
 # Dot leaders as printed, or as ingest writes them (sentences.LEADER) before a page number.
 _LEADERS = re.compile(rf"(\.\s*){{4,}}|{re.escape(LEADER)}\s*[0-9ivxlc]+\b", re.I)
-_HEADING = re.compile(r"^\d+(\.\d+)*\s+\S")
+# "3 Utilities", "2.4 Naming", "2.10. Storing …"; not "1. Remove the cover", a numbered step.
+_HEADING = re.compile(r"^\d+(\.\d+)*\s+\S|^\d+(\.\d+)+\.\s+\S")
 
 
 def answer_like(sentence: str) -> bool:
@@ -225,9 +226,9 @@ def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passa
     seen: set[str] = set()  # stems of every passage's text, for the union coverage
     for rank, hit in enumerate(top, start=1):
         context = f"{hit.title} {hit.heading_path or ''} {hit.source_path} {hit.body}"
-        text_stems = stems(f"{hit.title} {hit.heading_path or ''} {hit.body}")
+        text_stems = lexemes(f"{hit.title} {hit.heading_path or ''} {hit.body}")
         seen |= text_stems
-        found = text_stems | stems(hit.source_path)  # the stems of context: words never span the spaces joining it
+        found = text_stems | lexemes(hit.source_path)  # the stems of context: words never span the spaces joining it
         lowered = context.lower()
         missing = missing_for([t for t in q.strict_terms if not contains_term(lowered, t)], compared)
         mine = [c for c in candidates if c.rank == rank]
@@ -240,12 +241,12 @@ def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passa
         score = age * (0.0 if missing else 1.0) * (1.0 if kind_ok else 0.5) * (0.5 * cov + 0.5 * semantic(best_cos))
         evidence.passages.append(PassageEvidence(hit, rank, cov, kind_ok, missing, best_cos, score))
         before = lead_ins(hit.body)
-        titled = stems(hit.title)
+        titled = lexemes(hit.title)
         for c in mine:
             # A sentence is read with the one before it in its paragraph, which often names what it is about:
             # "Core time runs from 10:00 to 15:00" after "Office-based teams at HQ operate flexible hours around core
             # time", a table's "Response 15 minutes, target resolution 4 hours" after "P1 - Critical: …".
-            c.coverage = coverage(q, stems(c.text) | stems(before.get(c.index, "")) | titled)
+            c.coverage = coverage(q, lexemes(c.text) | lexemes(before.get(c.index, "")) | titled)
             c.score = age * (0.5 * c.coverage + 0.5 * semantic(c.cosine)) * (1.0 if c.kind_ok else 0.5)
     evidence.candidates = candidates
     evidence.union_coverage = coverage(q, seen)

@@ -16,7 +16,7 @@ from rag_serving.answer.responses import Draft, Sentence, Source
 from rag_serving.answer.selection import LearnedSelection
 from rag_serving.answer.sentences import is_row, split_sentences, squish
 from rag_serving.answer.terms import normalize
-from rag_serving.answer.text import stems
+from rag_serving.answer.text import lexemes, stems
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.hits import Hit
 from rag_serving.search.query import Query
@@ -105,7 +105,7 @@ class ExtractiveGenerator:
         q = profile(about)
         scored = []
         for side in compared:
-            on_topic = [c for c in self._own(side, ranked) if coverage(q, stems(c.text)) > 0]
+            on_topic = [c for c in self._own(side, ranked) if coverage(q, lexemes(c.text)) > 0]
             scores = self._part_scores(about, on_topic, kind) if on_topic else []
             # Each sentence's shape once, not once per pair: a side holds tens of sentences.
             scored.append([(c, s, shape(c.text, compared)) for c, s in zip(on_topic, scores)])
@@ -137,7 +137,7 @@ class ExtractiveGenerator:
         q = profile(piece)
         q = replace(q, kind=kind) if kind else q
         cosines = self.vectors([c.text for c in ranked]) @ self.vectors([piece])[0]
-        return [PART_WEIGHT * (0.5 * coverage(q, stems(c.text)) + 0.5 * semantic(float(cos)))
+        return [PART_WEIGHT * (0.5 * coverage(q, lexemes(c.text)) + 0.5 * semantic(float(cos)))
                 * (1.0 if has_kind(c.text, q.asks) else 0.5) + (1 - PART_WEIGHT) * c.score
                 for c, cos in zip(ranked, cosines)]
 

@@ -13,7 +13,7 @@ from rag_serving.answer.parts import missing_for, sides
 from rag_serving.answer.responses import Draft, Grounding
 from rag_serving.answer.sentences import squish
 from rag_serving.answer.terms import contains_term
-from rag_serving.answer.text import stems, words
+from rag_serving.answer.text import lexemes, stems, words
 from rag_serving.search.hits import Hit
 
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
@@ -56,7 +56,7 @@ class LexicalSupport:
             return False, "the sentence negates; the source does not"
         mine = stems(sentence)
         if mine:
-            share = len(mine & stems(source)) / len(mine)
+            share = len(mine & lexemes(source)) / len(mine)
             if share < self.min_content:
                 return False, f"only {share:.0%} of its content words are in the source"
         return True, ""

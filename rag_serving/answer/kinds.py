@@ -123,9 +123,11 @@ def _without(text: str, numbers: frozenset[str]) -> str:
     return _NUMERAL.sub(lambda m: " " if m.group(0).lower() in numbers else m.group(0), text)
 
 
-def _lower_case_only(m: re.Match) -> str:
-    """An identifier kept only if it is written without capitals ("10-year"); a code ("R-452A") is blanked."""
-    return m.group(0) if m.group(0).islower() else " "
+def _amount_like(m: re.Match) -> str:
+    """An identifier kept only if it reads as an amount, a number first and no capitals ("10-year", "24h"); a code
+    ("R-452A") or a name ending in digits ("globs2", "utf8", "ipv6") is blanked."""
+    token = m.group(0)
+    return token if token.islower() and token[0].isdigit() else " "
 
 
 def has_kind(text: str, asks: Asks) -> bool:
@@ -137,7 +139,7 @@ def has_kind(text: str, asks: Asks) -> bool:
         plain = _without(_REFERENCE.sub(" ", text), asks.numbers)
         if not _NUMBER.search(plain):
             return False
-        return asks.codes or bool(_NUMBER.search(IDENTIFIER.sub(_lower_case_only, plain)))
+        return asks.codes or bool(_NUMBER.search(IDENTIFIER.sub(_amount_like, plain)))
     if asks.kind == "date":
         return bool(_DATE.search(text)) or (not asks.past and (
             bool(_WHEN_WRITTEN.search(text)) or measures.written_in(text, "span")))

@@ -16,6 +16,13 @@ ROW_SEPARATOR = " | "
 HEADING_WORDS = 6
 # Ingest writes a contents page's dot leaders as this ("2.4 Remote Work ... 7").
 LEADER = " ... "
+# A subsection's number ("3.1 Invoking asn1Parser", "2.10. Storing the MIME type …") marks a heading even when its
+# paragraph opens in lower case ("asn1Parser reads …"); a single number does not ("10 days of leave are\ngranted …").
+_SUBSECTION = re.compile(r"^\d+(\.\d+)+\.?\s+[A-Z]")
+SUBSECTION_WORDS = 12
+# A line opening a list item: a bullet, or a command-line option ("-c, --check checks the syntax only"). Lists set
+# one item per line with no full stop between them, so joined as line wraps they read as one long sentence.
+_ITEM = re.compile(r"^([•●▪◦■□‣∙·]\s|[*–]\s+\S|--?[A-Za-z][\w-]*(,|=|\s))")
 
 
 def squish(text: str) -> str:
@@ -53,19 +60,30 @@ def join_pages(fragments: list[str]) -> str:
     return "".join(out)
 
 
-def paragraphs(text: str) -> list[str]:
-    """Blank-line separated paragraphs, whitespace squished; a heading printed on the line above its paragraph
-    (OCR text and some layouts put no blank line between) is a paragraph of its own, not the first sentence's
-    opening words."""
+def paragraphs(text: str) -> list[list[str]]:
+    """Blank-line separated paragraphs, each as its list items (one, unless lines open items), whitespace squished;
+    a heading printed on the line above its paragraph (OCR text and some layouts put no blank line between) is a
+    paragraph of its own, not the first sentence's opening words."""
     out = []
     for para in _PARAGRAPH.split(text):
         lines = [line.strip() for line in para.strip().split("\n") if line.strip()]
-        if len(lines) > 1 and heading_line(lines[0]) and lines[1][:1].isupper():
-            out.append(lines[0])
+        if len(lines) > 1 and (heading_line(lines[0]) and lines[1][:1].isupper() or numbered_heading(lines[0])):
+            out.append([squish(lines[0])])
             lines = lines[1:]
-        if lines:
-            out.append(squish(" ".join(lines)))
+        items: list[list[str]] = []
+        for line in lines:
+            if not items or _ITEM.match(line):
+                items.append([])
+            items[-1].append(line)
+        if items:
+            out.append([squish(" ".join(item)) for item in items])
     return out
+
+
+def numbered_heading(line: str) -> bool:
+    """A subsection's numbered title: one piece, which sentence splitting would cut after its number ("2.10.")."""
+    return (bool(_SUBSECTION.match(line)) and len(line.split()) <= SUBSECTION_WORDS
+            and not line.endswith((".", ",", ";", ":", "!", "?")))
 
 
 def heading_line(line: str) -> bool:
@@ -81,12 +99,13 @@ def heading_line(line: str) -> bool:
 def split_sentences(text: str) -> tuple[tuple[int, str], ...]:
     """(paragraph index, sentence) pairs, each sentence whitespace-normalized and verbatim otherwise."""
     out = []
-    for i, para in enumerate(paragraphs(text)):
-        if is_row(para):
-            out.append((i, para))
-            continue
-        for sentence in _segmenter().segment(para):
-            sentence = sentence.strip()
-            if sentence:
-                out.append((i, sentence))
+    for i, items in enumerate(paragraphs(text)):
+        for item in items:
+            if is_row(item) or numbered_heading(item):
+                out.append((i, item))
+                continue
+            for sentence in _segmenter().segment(item):
+                sentence = sentence.strip()
+                if sentence:
+                    out.append((i, sentence))
     return tuple(out)

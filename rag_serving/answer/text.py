@@ -56,6 +56,16 @@ def stem(word: str) -> str:
 # texts, ~3 KB at most with their stems: ~60 MB at worst) and frozen, so no caller can change what the next one reads.
 @lru_cache(maxsize=20_000)
 def stems(text: str) -> frozenset[str]:
-    """Lower-cased Snowball stems of the non-stopwords in text."""
+    """Lower-cased Snowball stems of the non-stopwords in text, a hyphenated word as one."""
     tokens, stop = [w.lower() for w in words(text)], stop_words()
     return frozenset(stem(t) for t in tokens if t not in stop)
+
+
+@lru_cache(maxsize=20_000)
+def lexemes(text: str) -> frozenset[str]:
+    """What text can be found by: its stems, and a hyphenated word's parts as PostgreSQL's parser gives them
+    ("big-endian": big-endian, big, endian), so a question's "little endian" finds "little-endian". A question or a
+    draft's words are counted as `stems` (one a word); the text they are looked for in, as these."""
+    stop = stop_words()
+    parts = [p for w in words(text.lower()) if "-" in w for p in w.split("-")]
+    return stems(text) | frozenset(stem(p) for p in parts if p and p not in stop)

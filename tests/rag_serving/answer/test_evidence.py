@@ -93,6 +93,11 @@ def test_headings_and_contents_lines_are_not_answers():
     assert answer_like("Full-time employees get 27 days of paid annual leave.")
 
 
+def test_a_subsection_numbered_with_a_closing_point_is_a_heading_and_a_numbered_step_is_not():
+    assert not answer_like("2.10. Storing the MIME type using Extended Attributes")
+    assert answer_like("1. Remove the cover and unplug the unit")
+
+
 def test_missing_year_zeroes_the_passage_score(minilm):
     body = "Full-time employees are entitled to 16 weeks of parental leave at full pay."
     found = assess(Query("How many weeks of parental leave did the 2023 handbook give?", minilm), [hit(body)], SentenceVectors(minilm))

@@ -48,6 +48,12 @@ def test_a_code_is_the_number_asked_for_only_when_a_number_or_code_is_asked_for(
     assert holds("a 10-year warranty", "number", "What is the warranty period?")  # lower case: a quantity
 
 
+def test_a_name_ending_in_digits_is_not_the_number_asked_for():
+    asked = "What is the maximum size of a mime.cache file?"
+    assert not holds("It holds the same information as the globs2 and magic files, in utf8.", "number", asked)
+    assert holds("It holds at most 24h of data, in 4MB blocks.", "number", asked)  # a number first: an amount
+
+
 def test_has_kind_finds_numbers_dates_and_names():
     assert holds("up to sixteen weeks", "number") and not holds("as agreed", "number")
     assert holds("ends on 31 March", "date") and not holds("ends soon", "date")

@@ -42,3 +42,23 @@ def test_a_sentence_running_over_a_page_break_stays_one_sentence_and_a_row_ends_
     assert split_sentences(text) == ((0, "Staff may work remotely for up to two days per week."),
                                      (1, "Contact: Yard Office | Extension: 3308"),
                                      (2, "Employees enter with their badge."))
+
+
+def test_each_item_of_a_list_is_a_sentence_of_its_own_and_a_wrapped_item_stays_whole():
+    text = ("Mandatory arguments to long options are mandatory for short options too.\n"
+            "  -c,  --check        checks the syntax only\n  -o,  --output=FILE  output file\n\n"
+            "Some rules are implicit:\n• All text/* types are subclasses of\ntext/plain\n• Streams are octets")
+    assert split_sentences(text) == (
+        (0, "Mandatory arguments to long options are mandatory for short options too."),
+        (0, "-c, --check checks the syntax only"), (0, "-o, --output=FILE output file"),
+        (1, "Some rules are implicit:"), (1, "• All text/* types are subclasses of text/plain"),
+        (1, "• Streams are octets"))
+
+
+def test_a_numbered_subsection_heading_is_its_own_paragraph_even_before_a_lower_case_line():
+    assert split_sentences("3.1  Invoking asn1Parser\nasn1Parser reads one file.") == (
+        (0, "3.1 Invoking asn1Parser"), (1, "asn1Parser reads one file."))
+    assert split_sentences("2.10. Storing the MIME type using Extended Attributes\n\nAn implementation MAY.") == (
+        (0, "2.10. Storing the MIME type using Extended Attributes"), (1, "An implementation MAY."))
+    # A single number opens a sentence as often as a heading: "10 days" stays the sentence's first words.
+    assert split_sentences("10 days of leave are\ngranted per year.") == ((0, "10 days of leave are granted per year."),)

@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from rag_assets.evaluation.provenance import REPO_ROOT
 from rag_serving.answer.sentences import split_sentences
-from rag_serving.answer.text import stem, stems, stop_words
+from rag_serving.answer.text import lexemes, stem, stems, stop_words
 
 TEXTS = [
     "Full-time employees are entitled to sixteen weeks of parental leave at full pay.",
@@ -19,6 +19,18 @@ TEXTS = [
 
 def test_stems_are_the_snowball_stems_of_content_words():
     assert stems("Employees were entitled to weeks of leave") == {"employe", "entitl", "week", "leav"}
+
+
+def test_a_hyphenated_word_is_found_by_its_parts_and_counted_as_one_word():
+    # to_tsvector('english', 'big-endian machines') is 'big' 'big-endian' 'endian' 'machin'
+    assert lexemes("big-endian machines") == {"big-endian", "big", "endian", "machin"}
+    assert stems("big-endian machines") == {"big-endian", "machin"}
+
+
+def test_hyphenated_words_give_the_lexemes_postgresql_indexes(conn):
+    text = "little-endian byte-swapped follow-up state-of-the-art"
+    indexed = conn.execute("SELECT tsvector_to_array(to_tsvector('english', %s)) AS a", (text,)).fetchone()["a"]
+    assert lexemes(text) == set(indexed)
 
 
 def test_stems_from_many_threads_equal_the_single_threaded_result():
@@ -42,16 +54,18 @@ def test_sentences_from_many_threads_equal_the_single_threaded_result():
 def test_the_shared_caches_answer_many_threads_as_the_uncached_functions_do():
     # Distinct texts, caches emptied first: misses and hits for the same keys race between threads.
     texts = [f"{t} Item {i}." for i, t in enumerate(TEXTS)]
-    expected = [(stems.__wrapped__(t), split_sentences.__wrapped__(t)) for t in texts]
+    expected = [(lexemes.__wrapped__(t), split_sentences.__wrapped__(t)) for t in texts]
+    lexemes.cache_clear()
     stems.cache_clear()
     stem.cache_clear()
     stop_words.cache_clear()
     split_sentences.cache_clear()
     with ThreadPoolExecutor(8) as pool:
         for _ in range(3):
-            assert list(pool.map(lambda t: (stems(t), split_sentences(t)), texts)) == expected
+            assert list(pool.map(lambda t: (lexemes(t), split_sentences(t)), texts)) == expected
     # What the caches hand out cannot be changed by one request under another's feet.
-    assert isinstance(stems(texts[0]), frozenset) and isinstance(split_sentences(texts[0]), tuple)
+    assert isinstance(lexemes(texts[0]), frozenset) and isinstance(stems(texts[0]), frozenset)
+    assert isinstance(split_sentences(texts[0]), tuple)
 
 
 def test_the_stop_word_list_loaded_first_by_many_threads_is_one_frozen_set():
