@@ -108,6 +108,9 @@ class ExtractedDocument:
     pdf_title: str | None = None
     warnings: list[str] = field(default_factory=list)
     labels_declared: bool = True  # False: the PDF has no /PageLabels, so labels are physical until footers say more
+    # Page one as printed, running header included: a header repeating the document's name on every page is
+    # furniture on the others, but on page one it is often the only place the title is printed.
+    cover: str = ""
 
 
 def media_type_for(file_name: str) -> str:
@@ -366,6 +369,7 @@ def extract(
 def _strip_furniture(doc: ExtractedDocument) -> None:
     """Running headers and footers off every page (they would be quoted and searched as content), and the page
     numbers they print as labels when the PDF declares none."""
+    doc.cover = doc.pages[0].text if doc.pages else ""
     texts, numbers = strip_furniture([p.text for p in doc.pages])
     labels = [p.label for p in doc.pages] if doc.labels_declared else printed_labels([p.label for p in doc.pages], numbers)
     for page, text, label in zip(doc.pages, texts, labels, strict=True):

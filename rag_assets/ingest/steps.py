@@ -137,7 +137,7 @@ def pdf_title(doc: dict, extracted: ExtractedDocument) -> str:
         explicit=None if doc["title"] == default else doc["title"],
         metadata=extracted.pdf_title,
         outline=extracted.outline,
-        first_page=extracted.pages[0].text if extracted.pages else "",
+        first_page=extracted.cover or (extracted.pages[0].text if extracted.pages else ""),
     )
 
 

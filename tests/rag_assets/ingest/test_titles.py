@@ -89,3 +89,20 @@ def test_ingested_filing_with_accession_number_metadata_gets_its_cover_title(dat
     assert [o.state for o in batch.outcomes] == ["new"]
     row = conn.execute("SELECT title, status FROM documents WHERE source_path = %s", (path.name,)).fetchone()
     assert (row["title"], row["status"]) == ("AMERICAN EXPRESS COMPANY Form 10-K", "live")
+
+
+def test_a_title_the_running_header_repeats_is_still_the_title_of_page_one(database_url, conn, tmp_path: Path):
+    # Specifications print their name atop every page: furniture on the others, the only title page one shows.
+    head = "Widget Exchange Specification"
+    pages = [f"{head}\nJane Smith\njsmith at example.org\n1. Introduction\nThis document defines the exchange format.",
+             f"{head}\n2. Layout\nWidgets are stored one per line.", f"{head}\n3. Security\nNever trust a widget."]
+    path = tmp_path / "widget-spec.pdf"
+    path.write_bytes(text_pdf(pages))
+    batch = run_batch(database_url, [Target(path, "acme", "hq", path.name)], ocr=OcrResource(enabled=False))
+    assert [o.state for o in batch.outcomes] == ["new"]
+    row = conn.execute("SELECT title FROM documents WHERE source_path = %s", (path.name,)).fetchone()
+    assert row["title"] == head  # not "Jane Smith", the first line left once the header is stripped
+    texts = [r["text"] for r in conn.execute(
+        "SELECT text FROM pages p JOIN documents d ON d.id = p.document_id WHERE d.source_path = %s ORDER BY p.page_index",
+        (path.name,))]
+    assert texts and not any(head in t for t in texts)  # still stripped from the text that is searched and quoted
