@@ -91,9 +91,21 @@ def _title_line(line: str) -> bool:
     return not (DATE.search(line) or PAGE_MARK.search(line) or ZIP_CODE.search(line))
 
 
+def _name_above(first: str, following: str) -> bool:
+    """A one-word name atop page one with a title under it ("Libtasn1" above "Abstract Syntax Notation One (ASN.1)
+    library …"): a product or project named, then described."""
+    letters = sum(c.isalpha() for c in first)
+    # A name may end in a digit ("Libtasn1"), where an id is mostly digits ("INS1-972072899").
+    return (len(first.split()) == 1 and len(first) >= 4 and first[:1].isupper() and not first.isupper()
+            and letters >= 0.75 * len(first) and _key(first) not in PLACEHOLDERS | GENERIC
+            and following[:1].isupper() and _title_line(following))
+
+
 def first_page_title(text: str) -> str | None:
     lines = [_clean(COLUMN_GAP.split(raw.strip())[0]) for raw in text.splitlines()]
     lines = [line for line in lines if line]
+    if len(lines) > 1 and _name_above(lines[0], lines[1]):
+        return f"{lines[0]}: {lines[1]}"
     for i in range(1, len(lines)):
         if FILER_CAPTION.match(lines[i]) and looks_human(lines[i - 1]):
             form = next((m.group(1) for line in lines[:i] if (m := FORM_LINE.match(line))), None)

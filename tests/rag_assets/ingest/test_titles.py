@@ -39,6 +39,15 @@ def test_form_cover_page_is_titled_by_the_filer_name_and_form():
     assert choose_title("Amex 10k", metadata=ACCESSION, first_page=SEC_COVER) == "AMERICAN EXPRESS COMPANY Form 10-K"
 
 
+def test_a_one_word_name_atop_page_one_is_named_with_the_title_under_it():
+    first_page = "Libtasn1\n   Abstract Syntax Notation One (ASN.1) library for the GNU system\n   for version 4.19.0"
+    assert choose_title("Libtasn1", first_page=first_page) == (
+        "Libtasn1: Abstract Syntax Notation One (ASN.1) library for the GNU system")
+    # A label or a shouted word above the title names nothing: the title stands alone.
+    assert choose_title("Hb", first_page="Contents\nEmployee Handbook 2025\n") == "Employee Handbook 2025"
+    assert choose_title("Hb", first_page="ACME\nEmployee Handbook 2025\n") == "Employee Handbook 2025"
+
+
 def test_good_metadata_title_is_kept():
     assert choose_title("Hb 2025", metadata="Employee Handbook 2025", first_page="Welcome to Acme\nPage 1") == (
         "Employee Handbook 2025"
