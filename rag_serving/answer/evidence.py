@@ -12,7 +12,7 @@ import numpy as np
 from rag_serving.answer import measures
 from rag_serving.answer.kinds import HOW_MEASURES, MONTHS, QUESTION_WORDS, AnswerKind, Asks, has_kind, kind_of
 from rag_serving.answer.parts import missing_for, pointers, sides
-from rag_serving.answer.sentences import LEADER, split_sentences
+from rag_serving.answer.sentences import LEADER, numbered_heading, split_sentences
 from rag_serving.answer.terms import IDENTIFIER, contains_term, normalize, standards, strict_identifier
 from rag_serving.answer.text import lexemes, stem, stop_words, words
 from rag_serving.answer.vectors import SentenceVectors
@@ -97,8 +97,7 @@ def profile(question: str, owner: str = "") -> QuestionProfile:
 
 # Dot leaders as printed, or as ingest writes them (sentences.LEADER) before a page number.
 _LEADERS = re.compile(rf"(\.\s*){{4,}}|{re.escape(LEADER)}\s*[0-9ivxlc]+\b", re.I)
-# "3 Utilities", "2.4 Naming", "2.10. Storing …"; not "1. Remove the cover", a numbered step.
-_HEADING = re.compile(r"^\d+(\.\d+)*\s+\S|^\d+(\.\d+)+\.\s+\S")
+_HEADING = re.compile(r"^\d+(\.\d+)*\s+\S")
 
 
 def answer_like(sentence: str) -> bool:
@@ -110,7 +109,9 @@ def answer_like(sentence: str) -> bool:
     n = len(words(sentence))
     if n < 3:
         return False
-    return not (_HEADING.match(sentence) and n <= 8 and not sentence.rstrip().endswith((".", "?", "!")))
+    # "2.10. Storing the MIME type …" is a subsection's title too (`numbered_heading`); "1. Remove the cover" a step.
+    return not (_HEADING.match(sentence) and n <= 8 and not sentence.rstrip().endswith((".", "?", "!"))
+                or numbered_heading(sentence))
 
 
 def coverage(question: QuestionProfile, found: set[str]) -> float:

@@ -61,11 +61,13 @@ def stems(text: str) -> frozenset[str]:
     return frozenset(stem(t) for t in tokens if t not in stop)
 
 
+# The passages and sentences a question's words are looked for in; bounded and frozen as `stems` is. Stemmed here
+# rather than through `stems`, which would cache every such text a second time.
 @lru_cache(maxsize=20_000)
 def lexemes(text: str) -> frozenset[str]:
     """What text can be found by: its stems, and a hyphenated word's parts as PostgreSQL's parser gives them
     ("big-endian": big-endian, big, endian), so a question's "little endian" finds "little-endian". A question or a
     draft's words are counted as `stems` (one a word); the text they are looked for in, as these."""
-    stop = stop_words()
-    parts = [p for w in words(text.lower()) if "-" in w for p in w.split("-")]
-    return stems(text) | frozenset(stem(p) for p in parts if p and p not in stop)
+    tokens, stop = [w.lower() for w in words(text)], stop_words()
+    parts = [p for t in tokens if "-" in t for p in t.split("-")]
+    return frozenset(stem(t) for t in (*tokens, *parts) if t and t not in stop)
