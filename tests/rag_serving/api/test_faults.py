@@ -88,22 +88,31 @@ def test_after_a_500_the_same_keep_alive_client_is_served(corpus_app_db, key, mi
 
 
 class Slow(Faulty):
-    """The real embedder, taking five seconds over one question."""
+    """The real embedder, holding one question until the test lets it go: the test knows the request holds its slot
+    (a fixed sleep before the next request raced a busy machine's scheduler)."""
+
+    def __init__(self, embedder):
+        super().__init__(embedder)
+        self.entered, self.release = threading.Event(), threading.Event()
+
+    def _hold(self, texts):
+        if any("slow" in t for t in texts):
+            self.entered.set()
+            self.release.wait(60)
 
     def embed(self, texts):
-        if any("slow" in t for t in texts):
-            time.sleep(5)
+        self._hold(texts)
         return self._embedder.embed(texts)
 
     def encode(self, texts):
-        if any("slow" in t for t in texts):
-            time.sleep(5)
+        self._hold(texts)
         return self._embedder.encode(texts)
 
 
 def test_beyond_the_in_flight_limit_a_request_gets_a_fast_503_and_the_next_one_is_served(corpus_app_db, key, minilm):
     settings = load_settings({"RAG_HOME": "/tmp/unused", "RAG_MAX_IN_FLIGHT": "1"})
-    with serve(create_app(settings, database=corpus_app_db, embedder=Slow(minilm)), "/healthz") as base:
+    slow = Slow(minilm)
+    with serve(create_app(settings, database=corpus_app_db, embedder=slow), "/healthz") as base:
         def ask(question):
             r = httpx.post(f"{base}/retrieve", json={"question": question}, timeout=60,
                            headers={"Authorization": f"Bearer {key}"})
@@ -111,8 +120,9 @@ def test_beyond_the_in_flight_limit_a_request_gets_a_fast_503_and_the_next_one_i
 
         with ThreadPoolExecutor(2) as pool:
             busy = pool.submit(ask, "slow gate code")
-            time.sleep(0.5)  # the slow request holds the one slot
+            assert slow.entered.wait(60)  # the slow request holds the one slot
             refused, refused_at = ask("gate code")
+            slow.release.set()
             served, served_at = busy.result()
         assert served.status_code == 200
         assert refused.status_code == 503 and refused.headers["Retry-After"] == "1" and "busy" in refused.text
@@ -138,14 +148,16 @@ def test_healthz_answers_at_once_while_every_pooled_connection_is_in_use(corpus_
 
 def test_a_refused_request_is_refused_before_its_api_key_is_looked_up(corpus_app_db, key, minilm):
     settings = load_settings({"RAG_HOME": "/tmp/unused", "RAG_MAX_IN_FLIGHT": "1"})
-    with serve(create_app(settings, database=corpus_app_db, embedder=Slow(minilm)), "/healthz") as base:
+    slow = Slow(minilm)
+    with serve(create_app(settings, database=corpus_app_db, embedder=slow), "/healthz") as base:
         with ThreadPoolExecutor(1) as pool:
             busy = pool.submit(httpx.post, f"{base}/retrieve", json={"question": "slow gate code"}, timeout=60,
                                headers={"Authorization": f"Bearer {key}"})
-            time.sleep(0.5)
+            assert slow.entered.wait(60)
             # Shed at the door: 503, not the 401 that looking the key up (a database round trip) would give.
             refused = httpx.post(f"{base}/retrieve", json={"question": "gate"}, timeout=60,
                                  headers={"Authorization": "Bearer no-such-key"})
+            slow.release.set()
             busy.result()
         assert refused.status_code == 503 and refused.headers["Retry-After"] == "1"
 
