@@ -20,9 +20,10 @@ LEADER = " ... "
 # paragraph opens in lower case ("asn1Parser reads …"); a single number does not ("10 days of leave are\ngranted …").
 _SUBSECTION = re.compile(r"^\d+(\.\d+)+\.?\s+[A-Z]")
 SUBSECTION_WORDS = 12
-# A line opening a list item: a bullet, or a command-line option ("-c, --check checks the syntax only"). Lists set
-# one item per line with no full stop between them, so joined as line wraps they read as one long sentence.
-_ITEM = re.compile(r"^([•●▪◦■□‣∙·]\s|[*–]\s+\S|--?[A-Za-z][\w-]*(,|=|\s))")
+# A line opening a list item: a bullet (Markdown's "- ", "* " and "+ " among them), or a command-line option ("-c,
+# --check checks the syntax only"). Lists set one item per line with no full stop between them, so joined as line
+# wraps they read as one long sentence.
+_ITEM = re.compile(r"^([•●▪◦■□‣∙·]\s|[*+–-]\s+\S|--?[A-Za-z][\w-]*(,|=|\s))")
 
 
 def squish(text: str) -> str:

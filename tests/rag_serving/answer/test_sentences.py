@@ -55,6 +55,15 @@ def test_each_item_of_a_list_is_a_sentence_of_its_own_and_a_wrapped_item_stays_w
         (1, "• Streams are octets"))
 
 
+def test_each_item_of_a_markdown_list_is_a_sentence_of_its_own():
+    text = "Benefits include:\n- dental cover\n- a gym membership, up to\n  $300 a year\n+ eye tests\n\n* Free parking"
+    assert split_sentences(text) == (
+        (0, "Benefits include:"), (0, "- dental cover"), (0, "- a gym membership, up to $300 a year"),
+        (0, "+ eye tests"), (1, "* Free parking"))
+    # A minus sign joined to its number is no bullet: the line wraps the sentence.
+    assert split_sentences("Store the unit between\n-5 and 40 °C.") == ((0, "Store the unit between -5 and 40 °C."),)
+
+
 def test_a_numbered_subsection_heading_is_its_own_paragraph_even_before_a_lower_case_line():
     assert split_sentences("3.1  Invoking asn1Parser\nasn1Parser reads one file.") == (
         (0, "3.1 Invoking asn1Parser"), (1, "asn1Parser reads one file."))
