@@ -12,7 +12,7 @@ import numpy as np
 from rag_serving.answer import measures
 from rag_serving.answer.kinds import HOW_MEASURES, MONTHS, QUESTION_WORDS, AnswerKind, Asks, has_kind, kind_of
 from rag_serving.answer.parts import missing_for, pointers, sides
-from rag_serving.answer.sentences import LEADER, numbered_heading, split_sentences
+from rag_serving.answer.sentences import LEADER, list_entry, numbered_heading, opens_list, split_sentences
 from rag_serving.answer.terms import IDENTIFIER, contains_term, normalize, standards, strict_identifier
 from rag_serving.answer.text import lexemes, stem, stop_words, words
 from rag_serving.answer.vectors import SentenceVectors
@@ -190,9 +190,12 @@ SUPERSEDED_FACTOR = 0.8
 
 def quotable(body: str) -> list[tuple[int, int, str]]:
     """(sentence index, paragraph index, sentence) of the sentences a passage could be quoted by: instructions inside
-    documents are data, and headings or contents lines answer nothing. Ingest stores these sentences' vectors."""
-    return [(index, para, text) for index, (para, text) in enumerate(split_sentences(body))
-            if not INJECTION.search(text) and answer_like(text)]
+    documents are data, and headings or contents lines answer nothing, nor does a sentence introducing a list whose
+    entries are not in the passage. Ingest stores these sentences' vectors."""
+    split = split_sentences(body)
+    return [(index, para, text) for index, (para, text) in enumerate(split)
+            if not INJECTION.search(text) and answer_like(text)
+            and not (opens_list(text) and not (index + 1 < len(split) and list_entry(split[index + 1][1])))]
 
 
 def lead_ins(body: str) -> dict[int, str]:

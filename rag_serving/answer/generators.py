@@ -14,7 +14,7 @@ from rag_serving.answer.kinds import AnswerKind, has_kind
 from rag_serving.answer.parts import REFERRING, parts, refers, sides, topic
 from rag_serving.answer.responses import Draft, Sentence, Source
 from rag_serving.answer.selection import LearnedSelection
-from rag_serving.answer.sentences import is_row, split_sentences, squish
+from rag_serving.answer.sentences import is_row, list_entry, opens_list, split_sentences, squish
 from rag_serving.answer.terms import normalize
 from rag_serving.answer.text import lexemes, stems
 from rag_serving.answer.vectors import SentenceVectors
@@ -35,6 +35,7 @@ OPENAI_FORMAT = (
 _DONT_KNOW = re.compile(r"^\W*(i don'?t know|i do not know|the (documents|sources) (do not|don'?t) (say|contain|cover))", re.I)
 PART_WEIGHT = 0.7  # a part's own evidence against the whole question's, when choosing its quote
 PART_OPTIONS = 5  # the best sentences per part weighed together when choosing each part its own quote
+LIST_ENTRIES = 8  # the most items or rows quoted after a sentence introducing them
 _MARKER = re.compile(r"\s*\[(\d+(?:\s*,\s*\d+)*)\]")
 
 
@@ -209,8 +210,8 @@ _REFERS_BACK = re.compile(rf"^\W*({'|'.join(sorted(REFERRING - {'there'} | {'suc
 
 
 def with_referents(chosen: list[Candidate], candidates: Sequence[Candidate]) -> list[Candidate]:
-    """The quotes, each with the sentence of its paragraph that it refers back to, and the one after it that refers
-    back to it, so that no quote leans on a sentence the reader cannot see."""
+    """The quotes, each with the sentence of its paragraph that it refers back to, the one after it that refers back
+    to it, and the entries of a list it introduces, so that no quote leans on a sentence the reader cannot see."""
     at = {(c.hit.chunk_id, c.index): c for c in candidates}
     out: list[Candidate] = []
     for c in chosen:
@@ -219,7 +220,22 @@ def with_referents(chosen: list[Candidate], candidates: Sequence[Candidate]) -> 
         group.append(c)
         if after and after.paragraph == c.paragraph and _REFERS_BACK.match(after.text):
             group.append(after)
-        out.extend(g for g in group if all(g is not o for o in out))
+        group += entries(c) if opens_list(c.text) else []
+        out.extend(g for g in group if all(g is not o and (g.hit.chunk_id, g.index) != (o.hit.chunk_id, o.index)
+                                           for o in out))
+    return out
+
+
+def entries(c: Candidate) -> list[Candidate]:
+    """The list items or table rows that follow a sentence introducing them, in its chunk, up to LIST_ENTRIES: "The
+    following files must be in /var/log:" answers with the files it lists."""
+    split = split_sentences(c.hit.body)
+    out = []
+    for index in range(c.index + 1, min(len(split), c.index + 1 + LIST_ENTRIES)):
+        para, text = split[index]
+        if not list_entry(text):
+            break
+        out.append(Candidate(c.hit, c.rank, para, index, text))
     return out
 
 

@@ -16,9 +16,12 @@ ROW_SEPARATOR = " | "
 HEADING_WORDS = 6
 # Ingest writes a contents page's dot leaders as this ("2.4 Remote Work ... 7").
 LEADER = " ... "
-# A subsection's number ("3.1 Invoking asn1Parser", "2.10. Storing the MIME type …") marks a heading even when its
-# paragraph opens in lower case ("asn1Parser reads …"); a single number does not ("10 days of leave are\ngranted …").
-_SUBSECTION = re.compile(r"^\d+(\.\d+)+\.?\s+[A-Z]")
+# A subsection's number ("3.1 Invoking asn1Parser", "2.10. Storing the MIME type …", "5.13. /var/run : Run-time
+# variable data") marks a heading even when its paragraph opens in lower case ("asn1Parser reads …"); a single number
+# does not ("10 days of leave are\ngranted …"), nor one before a lower-case word or a sign ("2.5 % of pay"). So does a
+# chapter's ("Chapter 3. The Root Filesystem").
+_SUBSECTION = re.compile(r"^\d+(\.\d+)+\.?\s+[A-Z/]")
+_CHAPTER = re.compile(r"^(?i:chapter|part|appendix|annex)\s+(\d+|[IVXLC]+|[A-Z])\b[.:]?\s+[A-Z/]")
 SUBSECTION_WORDS = 12
 # A line opening a list item: a bullet (Markdown's "- ", "* " and "+ " among them), or a command-line option ("-c,
 # --check checks the syntax only"). Lists set one item per line with no full stop between them, so joined as line
@@ -64,15 +67,27 @@ def join_pages(fragments: list[str]) -> str:
 def paragraphs(text: str) -> list[list[str]]:
     """Blank-line separated paragraphs, each as its list items (one, unless lines open items), whitespace squished;
     a heading printed on the line above its paragraph (OCR text and some layouts put no blank line between) is a
-    paragraph of its own, not the first sentence's opening words."""
+    paragraph of its own, not the first sentence's opening words, and so is a numbered subsection title on a line of
+    its own anywhere in the paragraph."""
     out = []
     for para in _PARAGRAPH.split(text):
         lines = [line.strip() for line in para.strip().split("\n") if line.strip()]
-        if len(lines) > 1 and (heading_line(lines[0]) and lines[1][:1].isupper() or numbered_heading(lines[0])):
+        if len(lines) > 1 and heading_line(lines[0]) and lines[1][:1].isupper():
             out.append([squish(lines[0])])
             lines = lines[1:]
         items: list[list[str]] = []
+        after_heading = True
         for line in lines:
+            if numbered_heading(line) and (after_heading or _CHAPTER.match(line) or items[-1][-1].endswith(FINISHED)
+                                           or items[-1][-1][-1].isdigit() or _ITEM.match(items[-1][-1])):
+                # A layout with no blank lines sets "5.13.2. Requirements" between the paragraphs it separates; the
+                # line before has finished its sentence or list item (or ends in a footnote's mark) or is a heading
+                # too, so this is no wrapped line. "Chapter 3. The Root Filesystem" says it is a heading itself.
+                out.extend([[squish(" ".join(item)) for item in items]] if items else [])
+                out.append([squish(line)])
+                items, after_heading = [], True
+                continue
+            after_heading = False
             if not items or _ITEM.match(line):
                 items.append([])
             items[-1].append(line)
@@ -81,9 +96,19 @@ def paragraphs(text: str) -> list[list[str]]:
     return out
 
 
+def opens_list(sentence: str) -> bool:
+    """Whether a sentence introduces what follows it ("The following files must be in /var/log:")."""
+    return sentence.rstrip().endswith(":")
+
+
+def list_entry(sentence: str) -> bool:
+    """Whether a sentence is a list item or a table row: what a sentence ending in a colon introduces."""
+    return bool(_ITEM.match(sentence)) or is_row(sentence)
+
+
 def numbered_heading(line: str) -> bool:
     """A subsection's numbered title: one piece, which sentence splitting would cut after its number ("2.10.")."""
-    return (bool(_SUBSECTION.match(line)) and len(line.split()) <= SUBSECTION_WORDS
+    return (bool(_SUBSECTION.match(line) or _CHAPTER.match(line)) and len(line.split()) <= SUBSECTION_WORDS
             and not line.endswith((".", ",", ";", ":", "!", "?")))
 
 

@@ -1,6 +1,6 @@
 import datetime as dt
 
-from rag_serving.answer.evidence import answer_like, assess, coverage, profile, semantic
+from rag_serving.answer.evidence import answer_like, assess, coverage, profile, quotable, semantic
 from rag_serving.answer.text import stems
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.hits import Hit
@@ -147,3 +147,12 @@ def test_a_comparison_passage_needs_only_one_of_the_years_compared(minilm):
     q = Query("How many days of annual leave does the 2025 edition give compared with the 2024 edition?", minilm)
     evidence = assess(q, [hit("Full-time employees get 27 days of annual leave.")], SentenceVectors(minilm))
     assert evidence.passages[0].missing_strict == ()  # the hit's title names 2025
+
+
+def test_a_sentence_introducing_a_list_is_quotable_only_where_its_entries_follow():
+    listed = "The following files must be in /var/log:\n\nFile: lastlog | Description: record of last login"
+    assert [text for _, _, text in quotable(listed)][0] == "The following files must be in /var/log:"
+    # Cut from its list by the chunk's edge, it answers nothing: "several reasons:" names none of them.
+    assert quotable("Keep the root small for several reasons:") == []
+    assert [text for _, _, text in quotable("There are two rules:\n• Never share it\n• Lock it")][0] == \
+        "There are two rules:"

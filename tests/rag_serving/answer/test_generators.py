@@ -292,3 +292,14 @@ def test_each_part_of_a_two_part_question_gets_its_own_quote(minilm):
         "How many vacation days do I get, and how many unused ones can I carry over?", [hit("c1", body)])
     quoted = [s.text for s in draft.sentences]
     assert len(quoted) == 2 and "22 days" in quoted[0] and "carried over" in quoted[1]
+
+
+def test_a_quoted_sentence_introducing_a_list_brings_its_entries(minilm):
+    logs = ("The following files, or symbolic links to files, must be in /var/log, if the corresponding subsystem is "
+            "installed:\n\nFile: lastlog | Description: record of last login of each user\n\n"
+            "File: wtmp | Description: record of all logins and logouts\n\n"
+            "Log rotation is left to the administrator.")
+    assert quoted(minilm, "Which log files must be in /var/log?", [hit("logs", logs)]) == [
+        "The following files, or symbolic links to files, must be in /var/log, if the corresponding subsystem is "
+        "installed:", "File: lastlog | Description: record of last login of each user",
+        "File: wtmp | Description: record of all logins and logouts"]

@@ -71,3 +71,21 @@ def test_a_numbered_subsection_heading_is_its_own_paragraph_even_before_a_lower_
         (0, "2.10. Storing the MIME type using Extended Attributes"), (1, "An implementation MAY."))
     # A single number opens a sentence as often as a heading: "10 days" stays the sentence's first words.
     assert split_sentences("10 days of leave are\ngranted per year.") == ((0, "10 days of leave are granted per year."),)
+
+
+def test_a_numbered_title_between_paragraphs_with_no_blank_line_is_a_heading_of_its_own():
+    # As a DocBook PDF's text comes out: titles opening with a path, and a chapter's title, on lines of their own.
+    text = ("Chapter 5. The /var Hierarchy\n5.13. /var/run : Run-time variable data\n5.13.1. Purpose\n"
+            "This directory was once intended for system information\ndata. 8\n"
+            "5.14. /var/spool : Application spool data\n/var/spool contains data which is awaiting processing.\n"
+            "• setserial\n6.1.3. /dev : Devices and special files")
+    assert split_sentences(text) == (
+        (0, "Chapter 5. The /var Hierarchy"), (1, "5.13. /var/run : Run-time variable data"), (2, "5.13.1. Purpose"),
+        (3, "This directory was once intended for system information data."), (3, "8"),
+        (4, "5.14. /var/spool : Application spool data"), (5, "/var/spool contains data which is awaiting processing."),
+        (5, "• setserial"), (6, "6.1.3. /dev : Devices and special files"))
+    # A wrapped line that happens to open with a section's number is still part of its sentence.
+    assert split_sentences("The rules are in section\n2.4 Remote Work and apply to all staff.") == (
+        (0, "The rules are in section 2.4 Remote Work and apply to all staff."),)
+    assert split_sentences("Employees receive\n2.5 % of their salary") == (
+        (0, "Employees receive 2.5 % of their salary"),)
