@@ -144,3 +144,11 @@ def test_the_opening_words_table_cannot_be_changed():
     with pytest.raises(TypeError):
         _OPENING_KINDS["how"] = "number"  # type: ignore[index]
 
+
+
+def test_a_purpose_opening_the_sentence_is_a_reason():
+    assert holds("To make such scripts portable among different systems, it is advantageous to standardize the "
+                 "interpreter locations.", "reason")
+    # An instruction is no purpose: "to" must open a clause that a comma closes.
+    assert not holds("To the right of the gate is the yard office.", "reason")
+    assert not holds("Send the form to payroll, then wait.", "reason")
