@@ -28,8 +28,7 @@ def features(evidence: Evidence) -> np.ndarray:
     q = evidence.question
     row = dict.fromkeys(FEATURES, 0.0)
     # A place question is read as one of no particular kind: the models were trained before places had a kind.
-    # Counted as the models were trained (FEATURE_VERSION 3): years, codes and names; paths became strict terms later.
-    row.update({"key_terms": len(q.key_terms), "strict_terms": sum(not t.startswith("/") for t in q.strict_terms),
+    row.update({"key_terms": len(q.key_terms), "strict_terms": len(q.strict_terms),
                 f"kind_{q.kind if q.kind in KINDS else 'any'}": 1.0})
     passages = evidence.passages
     if passages:

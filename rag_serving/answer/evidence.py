@@ -13,7 +13,7 @@ from rag_serving.answer import measures
 from rag_serving.answer.kinds import HOW_MEASURES, MONTHS, QUESTION_WORDS, AnswerKind, Asks, has_kind, kind_of
 from rag_serving.answer.parts import missing_for, pointers, sides
 from rag_serving.answer.sentences import LEADER, list_entry, numbered_heading, opens_list, split_sentences
-from rag_serving.answer.terms import IDENTIFIER, contains_term, normalize, paths, standards, strict_identifier
+from rag_serving.answer.terms import IDENTIFIER, contains_term, normalize, standards, strict_identifier
 from rag_serving.answer.text import lexemes, stem, stop_words, words
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.editions import superseded
@@ -88,7 +88,6 @@ def profile(question: str, owner: str = "") -> QuestionProfile:
     plain = normalize(question)  # "10‑K" with a non-breaking hyphen is the identifier 10-K
     strict = tuple(dict.fromkeys(
         [m.group(0).lower() for m in _YEAR.finditer(question)] + identifiers(plain) + standards(question)
-        + paths(question)
         + [w.lower() for w in proper_names(question) if w.lower() not in re.split(r"[-_\s]+", owner.lower())]
     ))
     return QuestionProfile(question, key, strict, kind_of(question), bool(INJECTION.search(question)),

@@ -44,17 +44,6 @@ _STANDARD = re.compile(r"\b(?!(?:FY|CY)\b)(?P<a>[A-Z]{2,6})[\s-](?P<n>\d{2,}(?:[
 _STANDARD_TERM = re.compile(r"(?P<a>[a-z]{2,6}) (?P<n>\d{2,}(?:[-:.]\d+)*)")
 
 
-# A file-system path ("/var/tmp", "/etc/opt/"): a name, as a code is. Not a fraction or a date ("1/2", "3/4/25").
-_PATH = re.compile(r"(?<![\w/.~])/[A-Za-z_][\w.-]*(?:/[\w.-]+)*/?")
-# A PDF's text breaks a long path after a slash ("/var/\nrun", "/ etc"): the path read whole.
-_PATH_BREAK = re.compile(r"/\s+(?=[\w.])")
-
-
-def paths(question: str) -> list[str]:
-    """The file-system paths a question names, lowercased, without a trailing slash or full stop: strict terms."""
-    return [m.group(0).lower().rstrip("./") for m in _PATH.finditer(question) if len(m.group(0).rstrip("./")) > 1]
-
-
 def normalize(text: str) -> str:
     """Lowercase, one kind of hyphen and apostrophe, single spaces, no soft hyphens."""
     text = _APOSTROPHES.sub("'", _DASHES.sub("-", text.replace("\u00ad", "")))
@@ -213,7 +202,7 @@ def contains_term(text_lower: str, term: str) -> bool:
     t = normalize(term)
     forms = strict_variants(t)
     if forms == (t,):
-        return t in (_PATH_BREAK.sub("/", text) if t.startswith("/") else text)
+        return t in text
     if any(f in text for f in forms if _BARE_YEAR.fullmatch(f)):
         return True  # a bare year matches as a year in the question does: anywhere, "20221231" included
     bounded = [_pattern(f) for f in forms if not _BARE_YEAR.fullmatch(f)]

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from rag_serving.answer.answerability import FEATURES, LearnedAnswerability, features
-from rag_serving.answer.evidence import assess, profile
+from rag_serving.answer.evidence import assess
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.models.artefacts import ArtefactError, model_path, shipped
 from rag_serving.search.query import Query
@@ -77,10 +77,3 @@ def test_a_model_file_trained_on_other_features_is_refused_naming_the_file(tmp_p
 def test_probabilities_are_those_of_the_model_file(model, minilm):
     x = np.zeros((1, len(FEATURES)))
     assert 0 <= model.trees.positive(x)[0] <= 1
-
-
-def test_a_path_is_not_counted_among_the_strict_terms_the_models_were_trained_on(minilm):
-    # Paths became strict terms after the models were trained: the column counts years, codes and names as it did.
-    question = "Where were the 2024 logs kept under /var/lib?"
-    assert profile(question).strict_terms == ("2024", "/var/lib")
-    assert row(question, [PARKING], minilm)["strict_terms"] == 1

@@ -95,11 +95,3 @@ def test_a_standard_named_by_acronym_and_number_is_strict_in_each_spelling():
 def test_a_fiscal_year_is_not_read_as_a_standard():
     assert profile("What was revenue in FY 2022?").strict_terms == ("2022",)
     assert profile("What does the 10-K say about FY2022?").strict_terms == ("10-k", "fy2022")
-
-
-def test_a_path_is_strict_and_found_where_the_pdf_broke_it_after_a_slash():
-    assert profile("What is /boot/efi supposed to contain?").strict_terms == ("/boot/efi",)
-    assert profile("Can files under /var/cache/ be deleted, and 1/2 of them?").strict_terms == ("/var/cache",)
-    assert contains_term("it is valid to implement /var/\nrun as a symlink to /run", "/var/run")
-    assert contains_term("variable files moved from / etc to /var", "/etc")
-    assert not contains_term("the root partition holds /boot", "/boot/efi")
