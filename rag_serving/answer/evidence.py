@@ -50,15 +50,20 @@ class QuestionProfile:
         return Asks.of(self.text, self.kind, self.measure)
 
 
+_OPTION = re.compile(r"(?<![\w-])--?([A-Za-z][\w-]*)")
+
+
 def proper_names(text: str) -> list[str]:
     """Capitalized words not opening a sentence (a place, product or site such as "South Yard"), possessives
-    stripped; months, question words and "I" forms are not names."""
+    stripped; months, question words, "I" forms and command-line options ("-Wall") are not names."""
     names = []
     for sentence in re.split(r"(?<=[.?!])\s+", text):
+        options = {m.group(1) for m in _OPTION.finditer(sentence)}
         for token in words(sentence)[1:]:
             token = re.sub(r"['’]s$", "", token)
             if (len(token) > 2 and token[:1].isupper() and token[1:].islower() and token.isalpha()
-                    and not re.fullmatch(MONTHS, token, re.I) and token.lower() not in QUESTION_WORDS):
+                    and not re.fullmatch(MONTHS, token, re.I) and token.lower() not in QUESTION_WORDS
+                    and token not in options):
                 names.append(token)
     return names
 

@@ -156,3 +156,9 @@ def test_a_sentence_introducing_a_list_is_quotable_only_where_its_entries_follow
     assert quotable("Keep the root small for several reasons:") == []
     assert [text for _, _, text in quotable("There are two rules:\n• Never share it\n• Lock it")][0] == \
         "There are two rules:"
+
+
+def test_a_command_line_option_is_no_proper_name():
+    # "-Wall" names a compiler's warning flag, not a place or product the passage must name.
+    assert profile("Where can I put compiler flags such as -Wall -pedantic?").strict_terms == ()
+    assert profile("Where can I put compiler flags for the South Yard build?").strict_terms == ("south", "yard")
