@@ -39,40 +39,23 @@ def _edges(lines: list[str]) -> tuple[list[int], list[int]]:
 
 def running_keys(pages: list[str]) -> set[str]:
     """Keys of lines printed at a page edge on enough of the pages to be furniture rather than content: the same
-    line, or the same line but for a number that differs on every page (a page counter); or such a line on a run of
-    consecutive pages, as a chapter's own running header is ("The /var Hierarchy", "Chapter 7: R Miscellanea 33")."""
-    seen: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+    line, or the same line but for a number that differs on every page (a page counter)."""
+    seen: dict[str, list[tuple[str, ...]]] = {}
     texts = [p for p in pages if p.strip()]
-    for n, text in enumerate(texts):
+    for text in texts:
         lines = text.split("\n")
         top, bottom = _edges(lines)
         for k, numbers in {key(lines[i]): _numbers(lines[i]) for i in top + bottom}.items():
-            seen.setdefault(k, []).append((n, numbers))
+            seen.setdefault(k, []).append(numbers)
     need = max(MIN_PAGES, math.ceil(SHARE * len(texts)))
-    return {k for k, found in seen.items() if k and (_running([v for _, v in found], need) or any(
-        _running(run, MIN_PAGES, same_allowed=not any(run)) for run in _runs(found)))}
-
-
-def _running(variants: list[tuple[str, ...]], need: int, *, same_allowed: bool = True) -> bool:
-    """Whether a line's occurrences make it furniture: on `need` pages the same (when allowed), or a counter.
-    Nearly every page printing its own number is a counter (numbering may restart once per part); a number repeated
-    page after page is content ("Table 2 continued")."""
-    same = max(Counter(variants).values())
-    return (same_allowed and same >= need) or (len(variants) >= need
-                                               and len(set(variants)) >= COUNTER_SHARE * len(variants))
-
-
-def _runs(found: list[tuple[int, tuple[str, ...]]]) -> list[list[tuple[str, ...]]]:
-    """A line's numbers on each run of consecutive pages it is printed on. Only a line without numbers, or with a
-    counter, is a chapter's header: the same numbers on a run of pages are a continued table's."""
-    runs: list[list[tuple[str, ...]]] = []
-    last = None
-    for n, numbers in found:
-        if last is None or n != last + 1:
-            runs.append([])
-        runs[-1].append(numbers)
-        last = n
-    return runs
+    found = set()
+    for k, variants in seen.items():
+        same = max(Counter(variants).values())
+        # Nearly every page printing its own number is a counter (numbering may restart once per part); a number
+        # repeated page after page is content ("Table 2 continued").
+        if k and (same >= need or (len(variants) >= need and len(set(variants)) >= COUNTER_SHARE * len(variants))):
+            found.add(k)
+    return found
 
 
 def strip_page(text: str, keys: set[str]) -> tuple[str, list[str]]:

@@ -67,23 +67,3 @@ def test_declared_page_labels_win_over_footers():
     doc = ex.extract("book.pdf", text_pdf(bodies, roman_front=1))
     assert [p.label for p in doc.pages] == ["i", "1", "2", "3"]
     assert [p.text for p in doc.pages] == prose
-
-
-def test_a_chapters_own_running_header_on_a_run_of_pages_is_removed():
-    # Each chapter prints its own title atop its pages: on fewer than 30% of the pages, but page after page.
-    words = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima".split()
-    bodies = [f"{w.title()} opens this page.\nIt says {w} twice.\nThen {w} ends." for w in words]
-    pages = [*bodies[:8], *(f"The /var Hierarchy\n{b}" for b in bodies[8:11]), bodies[11]]
-    pages[3] = f"Chapter 7: R Miscellanea 33\n{bodies[3]}"
-    pages[4] = f"Chapter 7: R Miscellanea 34\n{bodies[4]}"
-    pages[5] = f"Chapter 7: R Miscellanea 35\n{bodies[5]}"
-    texts, _ = strip_furniture(pages)
-    assert texts == bodies
-
-
-def test_a_continued_tables_title_on_a_run_of_pages_stays():
-    words = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima".split()
-    pages = [f"Table 2 continued\n{w.title()} row." if i < 3 else f"{w.title()} is the body." for i, w in enumerate(words)]
-    # 3 of 12 pages: below the 30% share, so only the run of pages could make it furniture.
-    texts, _ = strip_furniture(pages)
-    assert texts == pages  # the same number page after page is content, not a counter
