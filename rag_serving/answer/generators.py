@@ -221,8 +221,8 @@ def with_referents(chosen: list[Candidate], candidates: Sequence[Candidate]) -> 
         if after and after.paragraph == c.paragraph and _REFERS_BACK.match(after.text):
             group.append(after)
         group += entries(c) if opens_list(c.text) else []
-        out.extend(g for g in group if all(g is not o and (g.hit.chunk_id, g.index) != (o.hit.chunk_id, o.index)
-                                           for o in out))
+        # Once each: a list's entry may also be quoted in its own right, as its own Candidate.
+        out.extend(g for g in group if all((g.hit.chunk_id, g.index) != (o.hit.chunk_id, o.index) for o in out))
     return out
 
 
