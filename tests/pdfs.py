@@ -1,4 +1,4 @@
-"""Small PDFs the tests build themselves: labelled pages, outlines, image-only pages, encryption."""
+"""Small PDFs the tests build themselves: labelled pages, outlines, image-only pages, encryption, unspaced words."""
 
 from __future__ import annotations
 
@@ -6,9 +6,11 @@ import io
 
 from PIL import Image, ImageDraw, ImageFont
 from pypdf import PdfReader, PdfWriter
+from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, NameObject, NumberObject
 from reportlab import rl_config
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfgen import canvas
 
 rl_config.invariant = 1
@@ -79,4 +81,27 @@ def encrypted(pdf: bytes, user_password: str) -> bytes:
 def zero_page_pdf() -> bytes:
     out = io.BytesIO()
     PdfWriter().write(out)
+    return out.getvalue()
+
+
+def kerned_words_pdf(lines: list[str], *, space_width: int = 900, gap: int = -317) -> bytes:
+    """Lines whose words are set apart by TJ offsets, no space drawn, in a Helvetica whose declared space is wide: as
+    the Auto Multiple Choice manual's LaTeX-made pages read to pypdf, which then runs the words together."""
+    name = NameObject
+    writer = PdfWriter()
+    page = writer.add_blank_page(*letter)
+    widths = [space_width] + getFont("Helvetica").widths[33:127]
+    font = DictionaryObject({
+        name("/Type"): name("/Font"), name("/Subtype"): name("/Type1"), name("/BaseFont"): name("/Helvetica"),
+        name("/Encoding"): name("/WinAnsiEncoding"), name("/FirstChar"): NumberObject(32),
+        name("/LastChar"): NumberObject(126), name("/Widths"): ArrayObject(NumberObject(w) for w in widths),
+    })
+    page[name("/Resources")] = DictionaryObject({name("/Font"): DictionaryObject({name("/F1"): font})})
+    ops = ["BT /F1 10 Tf 72 720 Td 14 TL"]
+    ops += ["[" + " ".join(f"({word}) {gap}" for word in line.split()) + "] TJ T*" for line in lines]
+    stream = DecodedStreamObject()
+    stream.set_data("\n".join([*ops, "ET"]).encode())
+    page.replace_contents(stream)
+    out = io.BytesIO()
+    writer.write(out)
     return out.getvalue()

@@ -17,6 +17,7 @@ from pypdf import PdfReader
 from pypdf.errors import DependencyError, FileNotDecryptedError, LimitReachedError, PdfReadError
 
 from rag_assets.ingest.furniture import printed_labels, strip_furniture
+from rag_assets.ingest.spacing import pdfium_texts, restore_spacing
 from rag_assets.ingest.tables import render_tables
 from rag_serving.answer.sentences import LEADER
 
@@ -249,9 +250,13 @@ def read_pdf(file_name: str, data: bytes, progress: Callable[[int, int], None] |
     labels = declared or [str(i) for i in range(1, count + 1)]
     pages: list[ExtractedPage] = []
     warnings: list[str] = []
+    references = pdfium_texts(data)
+    if references is not None and len(references) != count:
+        references = None
     for i, page in enumerate(reader.pages, start=1):
         try:
             text = _page_text(page).replace("\x00", "")  # PostgreSQL text cannot hold NUL
+            text = restore_spacing(text, references[i - 1] if references else None)
         except LimitReachedError as exc:
             # One pathological content stream should cost that page, not the whole document.
             warnings.append(f"{file_name}: page {i} (label {labels[i - 1]}) exceeds pypdf's safety limits ({exc}); recorded as unreadable")

@@ -5,7 +5,6 @@
 import html
 import io
 import re
-import threading
 from typing import Annotated
 from urllib.parse import quote as urlquote
 
@@ -21,11 +20,10 @@ from rag_serving.api.errors import documented
 from rag_serving.api.links import Caller, page_path
 from rag_serving.api.schemas import PageOut
 from rag_serving.api.state import State, public_base, state
+from rag_serving.models.pdfium import PDFIUM_LOCK
 from rag_serving.store.sqlfiles import sql_text
 
 PDF = "application/pdf"
-# PDFium keeps process-wide state and is not thread-safe (pypdfium2's documentation): one page at a time per process.
-_PDFIUM = threading.Lock()
 DocumentId = Annotated[str, Path(max_length=128, pattern=r"^[A-Za-z0-9_-]+$")]
 PageNumber = Annotated[int, Path(ge=1, le=100_000, description="physical 1-based page")]
 QuoteText = Annotated[str | None, Query(max_length=4000, description="text to find and highlight on the page")]
@@ -104,7 +102,7 @@ def quote_boxes(textpage, width: float, height: float, quote: str) -> list[list[
 
 def find_and_render(content: bytes, page: int, quote: str | None, width: int | None) -> tuple[list, bytes | None]:
     """The quote's boxes and, if width is given, the page as PNG at that width."""
-    with _PDFIUM:
+    with PDFIUM_LOCK:
         document = pdfium.PdfDocument(content, password="")
         try:
             p = document[page - 1]

@@ -1,0 +1,87 @@
+"""Word breaks pypdf drops on some PDFs, put back where PDFium's text of the same page has them."""
+
+from __future__ import annotations
+
+import difflib
+import logging
+
+import pypdfium2 as pdfium
+
+from rag_serving.models.pdfium import PDFIUM_LOCK
+
+log = logging.getLogger("rag.ingest")
+
+# PDFs that place each word by position and draw no space glyph come out of pypdf run together when the font declares
+# a wide space ("Themaximumnumberofstudents" in a LaTeX manual; pypdf issues #1328 and #3341); PDFium, the engine of
+# Chrome's viewer, infers the gaps from the glyphs' positions. A page is re-spaced when pypdf joins at least this share
+# of the word breaks PDFium finds. Measured on 2026-12-07 over 60 PDFs (docs/decisions.md): the 101 pages of such a
+# manual join 0.56 at the median and 87 join over 0.1; on other PDFs no page reaches 0.09 (a few papers' formulas and
+# tight citations, "al.,2017"), but for three pages of one report that runs its words together too, at 0.10-0.13.
+MISSING_BREAKS = 0.1
+# Counting words first spares the alignment on pages where pypdf already splits as many words as PDFium.
+WORD_RATIO = 0.95
+# PDFium marks a hyphen it would drop at a line's end with U+FFFE; pypdf keeps the hyphen.
+_SOFT_HYPHENS = str.maketrans({"\ufffe": "-", "\u00ad": "-"})
+
+
+def pdfium_texts(data: bytes) -> list[str] | None:
+    """Every page's text as PDFium reads it, or None when PDFium cannot open the file (then nothing is re-spaced)."""
+    with PDFIUM_LOCK:
+        try:
+            document = pdfium.PdfDocument(data, password="")
+        except pdfium.PdfiumError as exc:
+            log.info("PDFium cannot open the file (%s); its word breaks are not used", exc)
+            return None
+        try:
+            texts = []
+            for page in document:
+                textpage = page.get_textpage()
+                texts.append(textpage.get_text_range().translate(_SOFT_HYPHENS))
+                textpage.close()
+                page.close()
+            return texts
+        finally:
+            document.close()
+
+
+def _characters(text: str) -> tuple[list[str], list[bool], list[int]]:
+    """The visible characters, whether whitespace came before each, and each one's offset in the text."""
+    chars, gaps, offsets = [], [], []
+    gap = False
+    for offset, char in enumerate(text):
+        if char.isspace():
+            gap = True
+            continue
+        chars.append(char)
+        gaps.append(gap)
+        offsets.append(offset)
+        gap = False
+    return chars, gaps, offsets
+
+
+def joined_breaks(text: str, reference: str) -> tuple[list[int], int]:
+    """Offsets in text where the reference breaks a word that text runs on, and how many breaks the reference has.
+    Only breaks inside a stretch the two align on count: text they order differently gets none, rather than some in
+    the wrong place."""
+    ours, our_gaps, offsets = _characters(text)
+    theirs, their_gaps, _ = _characters(reference)
+    joins = []
+    for a, b, size in difflib.SequenceMatcher(None, ours, theirs, autojunk=False).get_matching_blocks():
+        for k in range(1, size):
+            # Between two marks ("..." against ". . .") a break changes no word, and dot leaders keep their form.
+            if their_gaps[b + k] and not our_gaps[a + k] and (ours[a + k - 1].isalnum() or ours[a + k].isalnum()):
+                joins.append(offsets[a + k])
+    return joins, sum(their_gaps)
+
+
+def restore_spacing(text: str, reference: str | None) -> str:
+    """The page's text with a space wherever the reference breaks a word, if the page runs its words together."""
+    if not reference or len(text.split()) >= WORD_RATIO * len(reference.split()):
+        return text
+    joins, breaks = joined_breaks(text, reference)
+    if not breaks or len(joins) < MISSING_BREAKS * breaks:
+        return text
+    out = list(text)
+    for offset in reversed(joins):
+        out.insert(offset, " ")
+    return "".join(out)
