@@ -14,9 +14,9 @@ log = logging.getLogger("rag.ingest")
 # PDFs that place each word by position and draw no space glyph come out of pypdf run together when the font declares
 # a wide space ("Themaximumnumberofstudents" in a LaTeX manual; pypdf issues #1328 and #3341); PDFium, the engine of
 # Chrome's viewer, infers the gaps from the glyphs' positions. A page is re-spaced when pypdf joins at least this share
-# of the word breaks PDFium finds. Measured on 2026-12-07 over 60 PDFs (docs/decisions.md): the 101 pages of such a
-# manual join 0.56 at the median and 87 join over 0.1; on other PDFs no page reaches 0.09 (a few papers' formulas and
-# tight citations, "al.,2017"), but for three pages of one report that runs its words together too, at 0.10-0.13.
+# of the word breaks PDFium finds. Measured on 2026-12-07 over 68 PDFs (docs/decisions.md): 87 of the 101 pages of
+# such a manual join more than that, 0.56 at the median, as do 278 pages of a Sphinx PDF; ordinary pages join none, or
+# under 0.1 where formulas and tight citations ("al.,2017") are set without spaces.
 MISSING_BREAKS = 0.1
 # Counting words first spares the alignment on pages where pypdf already splits as many words as PDFium.
 WORD_RATIO = 0.95
