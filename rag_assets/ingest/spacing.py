@@ -68,10 +68,15 @@ def joined_breaks(text: str, reference: str) -> tuple[list[int], int]:
     joins = []
     for a, b, size in difflib.SequenceMatcher(None, ours, theirs, autojunk=False).get_matching_blocks():
         for k in range(1, size):
-            # Between two marks ("..." against ". . .") a break changes no word, and dot leaders keep their form.
-            if their_gaps[b + k] and not our_gaps[a + k] and (ours[a + k - 1].isalnum() or ours[a + k].isalnum()):
+            if their_gaps[b + k] and not our_gaps[a + k] and _word_break(ours, a + k):
                 joins.append(offsets[a + k])
-    return joins, sum(their_gaps)
+    return joins, sum(their_gaps[i] and _word_break(theirs, i) for i in range(1, len(theirs)))
+
+
+def _word_break(chars: list[str], i: int) -> bool:
+    # Between two marks a break parts no words: PDFium's dot leaders (". . . .") neither count as breaks, which would
+    # let a contents page's many dots outweigh its joined titles, nor get spaces where ingest writes "...".
+    return chars[i - 1].isalnum() or chars[i].isalnum()
 
 
 def restore_spacing(text: str, reference: str | None) -> str:

@@ -67,3 +67,11 @@ def test_pdfium_reads_from_many_threads_alike():
         results = list(pool.map(lambda _: pdfium_texts(UNSPACED), range(16)))
     assert all(r == results[0] for r in results)
     assert results[0][0].split() == " ".join(LINES).split()
+
+
+def test_a_contents_page_is_re_spaced_whatever_its_dot_leaders():
+    # PDFium reads each leader dot as a word; were those breaks counted, 4 joined titles would fall under the share.
+    dots = " ".join(["."] * 40)
+    reference = f"5.1 A simple example {dots} 14\n5.2 An example with groups {dots} 15"
+    text = f"5.1 Asimpleexample{LEADER}14\n5.2 Anexamplewithgroups{LEADER}15"
+    assert restore_spacing(text, reference) == f"5.1 A simple example{LEADER}14\n5.2 An example with groups{LEADER}15"
