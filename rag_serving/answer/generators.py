@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from itertools import takewhile
 from typing import Protocol
 
 from rag_serving.answer.comparisons import changed, shape, side_hits, side_kind
@@ -14,7 +15,8 @@ from rag_serving.answer.kinds import AnswerKind, has_kind
 from rag_serving.answer.parts import REFERRING, parts, refers, sides, topic
 from rag_serving.answer.responses import Draft, Sentence, Source
 from rag_serving.answer.selection import LearnedSelection
-from rag_serving.answer.sentences import is_row, list_entry, opens_list, split_sentences, squish
+from rag_serving.answer.sentences import (announces, heading_line, is_row, list_entry, numbered_heading, opens_list,
+                                          split_sentences, squish)
 from rag_serving.answer.terms import normalize
 from rag_serving.answer.text import lexemes, stems
 from rag_serving.answer.vectors import SentenceVectors
@@ -36,6 +38,7 @@ _DONT_KNOW = re.compile(r"^\W*(i don'?t know|i do not know|the (documents|source
 PART_WEIGHT = 0.7  # a part's own evidence against the whole question's, when choosing its quote
 PART_OPTIONS = 5  # the best sentences per part weighed together when choosing each part its own quote
 LIST_ENTRIES = 8  # the most items or rows quoted after a sentence introducing them
+FOLLOWING = 3  # the most sentences quoted after one announcing them ("… due to the following reasons.")
 _MARKER = re.compile(r"\s*\[(\d+(?:\s*,\s*\d+)*)\]")
 
 
@@ -220,23 +223,26 @@ def with_referents(chosen: list[Candidate], candidates: Sequence[Candidate]) -> 
         group.append(c)
         if after and after.paragraph == c.paragraph and _REFERS_BACK.match(after.text):
             group.append(after)
-        group += entries(c) if opens_list(c.text) else []
+        group += entries(c) if announces(c.text) else []
         # Once each: a list's entry may also be quoted in its own right, as its own Candidate.
         out.extend(g for g in group if all((g.hit.chunk_id, g.index) != (o.hit.chunk_id, o.index) for o in out))
     return out
 
 
 def entries(c: Candidate) -> list[Candidate]:
-    """The list items or table rows that follow a sentence introducing them, in its chunk, up to LIST_ENTRIES: "The
-    following files must be in /var/log:" answers with the files it lists."""
+    """What follows a sentence introducing it, in its chunk: the list items or table rows, up to LIST_ENTRIES ("The
+    following files must be in /var/log:" answers with the files it lists); else, after a sentence that says "the
+    following" without a colon, up to FOLLOWING sentences before the next heading ("… differs from the actual value
+    due to the following reasons." answers with the reasons written as prose)."""
     split = split_sentences(c.hit.body)
-    out = []
-    for index in range(c.index + 1, min(len(split), c.index + 1 + LIST_ENTRIES)):
-        para, text = split[index]
-        if not list_entry(text):
-            break
-        out.append(Candidate(c.hit, c.rank, para, index, text))
-    return out
+    following = [(index, *split[index]) for index in range(c.index + 1, min(len(split), c.index + 1 + LIST_ENTRIES))]
+    if following and list_entry(following[0][2]):
+        items = list(takewhile(lambda f: list_entry(f[2]), following))
+    elif opens_list(c.text):
+        items = []  # a colon whose entries are not in the chunk: `evidence.quotable` never offers it
+    else:
+        items = list(takewhile(lambda f: not (numbered_heading(f[2]) or heading_line(f[2])), following[:FOLLOWING]))
+    return [Candidate(c.hit, c.rank, para, index, text) for index, para, text in items]
 
 
 def cut_at_edge(candidate: Candidate, last: int) -> bool:

@@ -51,7 +51,7 @@ _DATE_Q = re.compile(r"^\s*when\b|\bwhat (date|day|year|month|time)\b|\bwhich (d
 _PAST_WHEN = re.compile(r"\bwhen (did|was|were|had)\b", re.I)
 _WHEN_WRITTEN = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b(before|after|by the end of|within|during|immediately|as soon as|once|"
                            r"upon|prior to|following|until|every|each time|whenever|if|on your (first|last))\b", re.I)
-_REASON_Q = re.compile(r"^\s*why\b|\bwhat (was|is) the reason\b|\bhow come\b", re.I)
+_REASON_Q = re.compile(r"^\s*why\b|\bwhat (was|is) the (reason|explanation)\b|\bhow come\b|\bexplain why\b", re.I)
 # A purpose opening the sentence gives the reason too: "To make such scripts portable among different systems, it is
 # advantageous to standardize the interpreter locations."
 _REASON = re.compile(r"\b(because|due to|owing to|so that|in order to|as a result|reason|since|to (avoid|prevent|protect|"

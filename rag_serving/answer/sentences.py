@@ -101,6 +101,19 @@ def opens_list(sentence: str) -> bool:
     return sentence.rstrip().endswith(":")
 
 
+# "The following devices must exist under /dev." and "… due to the following reasons." announce what comes next as
+# surely as a colon, whether it comes as items, rows or sentences; "the following year" and "within the following 60
+# days" name a time.
+_ANNOUNCES = re.compile(r"\b(the following|as follows)\b(?!'s|\s+(\d+\s+)?(years?|months?|weeks?|days?|hours?|"
+                        r"mornings?|evenings?|nights?|business|working|calendar|quarters?|shifts?|pay|payroll|season|"
+                        r"semesters?|terms?|sessions?|releases?|versions?)\b)", re.I)
+
+
+def announces(sentence: str) -> bool:
+    """Whether a sentence says that what follows it is what it is about."""
+    return opens_list(sentence) or bool(_ANNOUNCES.search(sentence))
+
+
 def list_entry(sentence: str) -> bool:
     """Whether a sentence is a list item or a table row: what a sentence ending in a colon introduces."""
     return bool(_ITEM.match(sentence)) or is_row(sentence)

@@ -303,3 +303,23 @@ def test_a_quoted_sentence_introducing_a_list_brings_its_entries(minilm):
         "The following files, or symbolic links to files, must be in /var/log, if the corresponding subsystem is "
         "installed:", "File: lastlog | Description: record of last login of each user",
         "File: wtmp | Description: record of all logins and logouts"]
+
+
+def test_a_quoted_sentence_announcing_what_follows_brings_the_sentences_after_it(minilm):
+    body = ("The calculated value of g is 977.4 cm/sec2, slightly different from the actual value due to the following "
+            "reasons. The length is measured from the knife edge to the bottom. A small mass projects above the knife "
+            "edge and is left out of the calculation. Another reason is that the pendulum may hang off vertical.\n\n"
+            "6.3 Oscillations of a pendulum\n\nA pendulum swings with a period set by its length.")
+    assert quoted(minilm, "why is the value of g from the rod pendulum a bit off from the real value",
+                  [hit("g", body)]) == [
+        "The calculated value of g is 977.4 cm/sec2, slightly different from the actual value due to the following "
+        "reasons.", "The length is measured from the knife edge to the bottom.",
+        "A small mass projects above the knife edge and is left out of the calculation.",
+        "Another reason is that the pendulum may hang off vertical."]
+
+
+def test_what_an_announcing_sentence_brings_stops_at_a_heading(minilm):
+    body = ("The following devices must exist under /dev. /dev/null discards all data written to it.\n\n"
+            "6.1.4 Terminals\n\nTerminals attach through serial lines.")
+    assert quoted(minilm, "Which device files must exist under /dev?", [hit("dev", body)]) == [
+        "The following devices must exist under /dev.", "/dev/null discards all data written to it."]

@@ -146,6 +146,14 @@ def test_the_opening_words_table_cannot_be_changed():
 
 
 
+def test_asking_for_the_explanation_asks_why():
+    # A sentence restating what the question asks about ("The second peak is bigger than the first peak.") gives no
+    # explanation of it.
+    assert kind_of("What is the explanation for the second peak being bigger than the first?") == "reason"
+    assert kind_of("Can you explain why the fuse blows?") == "reason"
+    assert not holds("The second peak is bigger than the first peak.", "reason")
+
+
 def test_a_purpose_opening_the_sentence_is_a_reason():
     assert holds("To make such scripts portable among different systems, it is advantageous to standardize the "
                  "interpreter locations.", "reason")

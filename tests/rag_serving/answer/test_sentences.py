@@ -1,4 +1,4 @@
-from rag_serving.answer.sentences import join_pages, split_sentences, squish
+from rag_serving.answer.sentences import announces, join_pages, split_sentences, squish
 
 
 def test_squish_collapses_layout_whitespace():
@@ -89,3 +89,10 @@ def test_a_numbered_title_between_paragraphs_with_no_blank_line_is_a_heading_of_
         (0, "The rules are in section 2.4 Remote Work and apply to all staff."),)
     assert split_sentences("Employees receive\n2.5 % of their salary") == (
         (0, "Employees receive 2.5 % of their salary"),)
+
+
+def test_the_following_year_announces_nothing():
+    assert not announces("You may carry over up to five unused days into the following year.")
+    assert not announces("The allowance is paid with the following month's salary.")
+    assert not announces("You receive a substitute day off within the following 60 days.")
+    assert announces("The following devices must exist under /dev.")
