@@ -6,7 +6,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pypdf import PdfReader
 
 from rag_assets.ingest import extraction as ex
-from rag_assets.ingest.spacing import MISSING_BREAKS, pdfium_texts, restore_spacing
+from rag_assets.ingest import spacing
+from rag_assets.ingest.spacing import MAX_ALIGNED, MISSING_BREAKS, pdfium_texts, restore_spacing
 from rag_serving.answer.sentences import LEADER
 from tests.pdfs import kerned_words_pdf, text_pdf
 
@@ -75,3 +76,17 @@ def test_a_contents_page_is_re_spaced_whatever_its_dot_leaders():
     reference = f"5.1 A simple example {dots} 14\n5.2 An example with groups {dots} 15"
     text = f"5.1 Asimpleexample{LEADER}14\n5.2 Anexamplewithgroups{LEADER}15"
     assert restore_spacing(text, reference) == f"5.1 A simple example{LEADER}14\n5.2 An example with groups{LEADER}15"
+
+
+def test_a_long_page_read_alike_is_re_spaced_without_aligning():
+    reference = " ".join(f"word{n % 50}" for n in range(3_000))  # over MAX_ALIGNED characters
+    assert len(reference) > MAX_ALIGNED
+    assert restore_spacing(reference.replace(" ", ""), reference) == reference
+
+
+def test_a_long_page_read_differently_is_left_as_pypdf_reads_it(monkeypatch):
+    # Aligning it would take minutes: the test fails if the alignment is even started.
+    monkeypatch.setattr(spacing.difflib, "SequenceMatcher", None)
+    reference = " ".join(f"word{n % 50}" for n in range(3_000))
+    text = "Extra " + reference.replace(" ", "")  # one word more than PDFium read, so the two must be aligned
+    assert restore_spacing(text, reference) == text
