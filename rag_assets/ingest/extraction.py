@@ -92,6 +92,7 @@ class ExtractedPage:
     needs_ocr: bool = False
     ocr: bool = False
     unreadable: bool = False
+    respaced: bool = False  # words pypdf ran together were set apart (`spacing.restore_spacing`)
 
 
 @dataclass(frozen=True)
@@ -250,13 +251,11 @@ def read_pdf(file_name: str, data: bytes, progress: Callable[[int, int], None] |
     labels = declared or [str(i) for i in range(1, count + 1)]
     pages: list[ExtractedPage] = []
     warnings: list[str] = []
-    references = pdfium_texts(data)
-    if references is not None and len(references) != count:
-        references = None
+    references = pdfium_texts(data, count)
     for i, page in enumerate(reader.pages, start=1):
         try:
-            text = _page_text(page).replace("\x00", "")  # PostgreSQL text cannot hold NUL
-            text = restore_spacing(text, references[i - 1] if references else None)
+            read = _page_text(page).replace("\x00", "")  # PostgreSQL text cannot hold NUL
+            text = restore_spacing(read, references[i - 1] if references else None)
         except LimitReachedError as exc:
             # One pathological content stream should cost that page, not the whole document.
             warnings.append(f"{file_name}: page {i} (label {labels[i - 1]}) exceeds pypdf's safety limits ({exc}); recorded as unreadable")
@@ -272,6 +271,7 @@ def read_pdf(file_name: str, data: bytes, progress: Callable[[int, int], None] |
                 text=text,
                 has_text_layer=has_text,
                 needs_ocr=not has_text and _has_images(page),
+                respaced=text != read,
             )
         )
         if progress:

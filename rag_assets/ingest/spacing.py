@@ -28,8 +28,9 @@ WORD_RATIO = 0.95
 _SOFT_HYPHENS = str.maketrans({"\ufffe": "-", "\u00ad": "-"})
 
 
-def pdfium_texts(data: bytes) -> list[str] | None:
-    """Every page's text as PDFium reads it, or None when PDFium cannot open the file (then nothing is re-spaced)."""
+def pdfium_texts(data: bytes, pages: int | None = None) -> list[str] | None:
+    """Every page's text as PDFium reads it; None, and nothing is re-spaced, when PDFium cannot open the file or
+    counts other than `pages` pages."""
     with PDFIUM_LOCK:
         try:
             document = pdfium.PdfDocument(data, password="")
@@ -43,7 +44,7 @@ def pdfium_texts(data: bytes) -> list[str] | None:
                 texts.append(textpage.get_text_range().translate(_SOFT_HYPHENS))
                 textpage.close()
                 page.close()
-            return texts
+            return texts if pages is None or len(texts) == pages else None
         finally:
             document.close()
 

@@ -191,6 +191,7 @@ def pages_step(
     report.add("pages", len(extracted.pages))
     report.add("ocr_pages", sum(p.ocr for p in extracted.pages))
     report.add("unreadable_pages", sum(p.unreadable for p in extracted.pages))
+    report.add("respaced_pages", sum(p.respaced for p in extracted.pages))
     report.add("characters", sum(len(p.text) for p in extracted.pages))
     report.seconds = time.perf_counter() - started
     return report

@@ -21,12 +21,15 @@ def test_pypdf_alone_runs_the_words_of_such_a_pdf_together():
 
 
 def test_extracted_page_has_its_words_apart():
-    assert ex.extract("amc.pdf", UNSPACED).pages[0].text == "\n".join(LINES)
+    page = ex.extract("amc.pdf", UNSPACED).pages[0]
+    assert page.text == "\n".join(LINES)
+    assert page.respaced
 
 
 def test_a_well_spaced_pdf_reads_as_pypdf_reads_it():
     doc = ex.extract("plain.pdf", text_pdf(["Chapter one text\nSecond line here"]))
     assert doc.pages[0].text == "Chapter one text\nSecond line here"
+    assert not doc.pages[0].respaced
 
 
 def test_layout_spaces_and_line_breaks_stay_and_only_missing_breaks_are_added():
@@ -90,3 +93,8 @@ def test_a_long_page_read_differently_is_left_as_pypdf_reads_it(monkeypatch):
     reference = " ".join(f"word{n % 50}" for n in range(3_000))
     text = "Extra " + reference.replace(" ", "")  # one word more than PDFium read, so the two must be aligned
     assert restore_spacing(text, reference) == text
+
+
+def test_a_reading_with_another_page_count_is_not_used():
+    assert pdfium_texts(UNSPACED, 1) is not None
+    assert pdfium_texts(UNSPACED, 2) is None
