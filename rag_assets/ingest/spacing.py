@@ -14,9 +14,9 @@ log = logging.getLogger("rag.ingest")
 # PDFs that place each word by position and draw no space glyph come out of pypdf run together when the font declares
 # a wide space ("Themaximumnumberofstudents" in a LaTeX manual; pypdf issues #1328 and #3341); PDFium, the engine of
 # Chrome's viewer, infers the gaps from the glyphs' positions. A page is re-spaced when pypdf joins at least this share
-# of the word breaks PDFium finds. Measured on 2026-12-07 over 68 PDFs (docs/decisions.md): 87 of the 101 pages of
-# such a manual join more than that, 0.56 at the median, as do 278 pages of a Sphinx PDF; ordinary pages join none, or
-# under 0.1 where formulas and tight citations ("al.,2017") are set without spaces.
+# of the word breaks PDFium finds. Measured on 2026-12-07 over 70 PDFs (docs/decisions.md): 92 of the 101 pages of
+# such a manual join more than that, 0.59 at the median, as do 176 of 193 in another and 300 of 468 in a Sphinx PDF;
+# ordinary pages join none, or under 0.09 where formulas and tight citations ("al.,2017") are set without spaces.
 MISSING_BREAKS = 0.1
 # Aligning two readings that differ costs time quadratic in their length on repetitive text (60,000 characters of a
 # dozen words took 96 s here): longer pages are re-spaced only where both readings hold the same characters in the
