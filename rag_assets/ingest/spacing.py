@@ -44,9 +44,12 @@ def pdfium_texts(data: bytes, pages: int | None = None) -> list[str] | None:
                 texts.append(textpage.get_text_range().translate(_SOFT_HYPHENS))
                 textpage.close()
                 page.close()
-            return texts if pages is None or len(texts) == pages else None
+        except Exception as exc:  # noqa: BLE001 - a page PDFium cannot read costs the re-spacing, never the file
+            log.info("PDFium cannot read a page (%s); its word breaks are not used", exc)
+            return None
         finally:
             document.close()
+    return texts if pages is None or len(texts) == pages else None
 
 
 def _characters(text: str) -> tuple[list[str], list[bool], list[int]]:

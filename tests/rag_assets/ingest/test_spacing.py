@@ -98,3 +98,13 @@ def test_a_long_page_read_differently_is_left_as_pypdf_reads_it(monkeypatch):
 def test_a_reading_with_another_page_count_is_not_used():
     assert pdfium_texts(UNSPACED, 1) is not None
     assert pdfium_texts(UNSPACED, 2) is None
+
+
+def test_a_page_pdfium_cannot_read_costs_the_re_spacing_not_the_file(monkeypatch):
+    def fail(self):
+        raise RuntimeError("broken content stream")
+
+    monkeypatch.setattr(spacing.pdfium.PdfPage, "get_textpage", fail)
+    assert pdfium_texts(UNSPACED, 1) is None
+    page = ex.extract("amc.pdf", UNSPACED).pages[0]
+    assert "Themaximumnumberofstudents" in page.text and not page.respaced
