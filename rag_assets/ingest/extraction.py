@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import io
 import logging
-import re
 import shutil
 import sys
 import tempfile
-import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,9 +15,8 @@ from pypdf import PdfReader
 from pypdf.errors import DependencyError, FileNotDecryptedError, LimitReachedError, PdfReadError
 
 from rag_assets.ingest.furniture import printed_labels, strip_furniture
+from rag_assets.ingest.pagetext import normalize_page_text, page_text
 from rag_assets.ingest.spacing import pdfium_texts, restore_spacing
-from rag_assets.ingest.tables import render_tables
-from rag_serving.answer.sentences import LEADER
 
 log = logging.getLogger("rag.ingest")
 # pypdf reports recoverable oddities (rotated text, wrong xref pointers) at WARNING on every page.
@@ -33,8 +30,6 @@ PDF_MAGIC = b"%PDF-"
 EOF_MARKER = b"%%EOF"
 # Writers append whitespace or garbage after %%EOF; a complete file still has it near the end.
 EOF_SEARCH_BYTES = 4096
-# Below this many visible characters a layout-mode page is re-read in plain mode.
-THIN_PAGE_CHARS = 200
 
 
 class IngestError(Exception):
@@ -156,46 +151,6 @@ def open_pdf(file_name: str, data: bytes) -> PdfReader:
     return reader
 
 
-# Contents pages draw dot leaders ("Parental Leave ........ 14"); hundreds of dots are hundreds of
-# tokens of noise for chunking and search.
-DOT_LEADER = re.compile(r"[ \t]*(?:\.[ \t]*){4,}")  # "....." and ".  .  .  ." alike
-
-
-def normalize_page_text(text: str) -> str:
-    # A PDF's broken font map can extract NUL characters, which PostgreSQL text cannot hold.
-    text = DOT_LEADER.sub(LEADER, text.replace("\x00", ""))
-    lines = [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
-    text = textwrap.dedent("\n".join(lines))
-    text = re.sub(r"\n{3,}", "\n\n", text)
-    return text.strip("\n")
-
-
-def _visible_chars(text: str) -> int:
-    return len(text) - text.count(" ") - text.count("\n")
-
-
-def _page_text(page) -> str:
-    # Layout mode keeps table rows on one line and blank lines around headings and paragraphs,
-    # which the section detector and the chunker's snapping rely on; its column alignment is what
-    # render_tables reads a table's cells from. On some PDFs (LaTeX papers with
-    # Type 3 fonts) it returns almost nothing, so a thin result is checked against plain mode.
-    try:
-        layout = normalize_page_text(page.extract_text(extraction_mode="layout"))
-    except LimitReachedError:
-        raise
-    except Exception:  # noqa: BLE001 - layout mode fails on some odd fonts; plain mode is the fallback
-        layout = ""
-    if _visible_chars(layout) >= THIN_PAGE_CHARS:
-        return render_tables(layout)
-    try:
-        plain = normalize_page_text(page.extract_text())
-    except LimitReachedError:
-        raise
-    except Exception:  # noqa: BLE001
-        plain = ""
-    return plain if _visible_chars(plain) > _visible_chars(layout) else render_tables(layout)
-
-
 def _has_images(page) -> bool:
     try:
         resources = page.get("/Resources")
@@ -254,7 +209,7 @@ def read_pdf(file_name: str, data: bytes, progress: Callable[[int, int], None] |
     references = pdfium_texts(data, count)
     for i, page in enumerate(reader.pages, start=1):
         try:
-            read = _page_text(page).replace("\x00", "")  # PostgreSQL text cannot hold NUL
+            read = page_text(page).replace("\x00", "")  # PostgreSQL text cannot hold NUL
             text = restore_spacing(read, references[i - 1] if references else None)
         except LimitReachedError as exc:
             # One pathological content stream should cost that page, not the whole document.

@@ -5,18 +5,17 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from itertools import takewhile
 from typing import Protocol
 
 from rag_serving.answer.comparisons import changed, shape, side_hits, side_kind
 from rag_serving.answer.edges import ends_mid_sentence, opens_mid_sentence
 from rag_serving.answer.evidence import Candidate, Evidence, assess, coverage, identifiers, profile, semantic
 from rag_serving.answer.kinds import AnswerKind, has_kind
-from rag_serving.answer.parts import REFERRING, parts, refers, sides, topic
+from rag_serving.answer.parts import parts, refers, sides, topic
+from rag_serving.answer.referents import with_referents
 from rag_serving.answer.responses import Draft, Sentence, Source
 from rag_serving.answer.selection import LearnedSelection
-from rag_serving.answer.sentences import (announces, heading_line, is_row, list_entry, numbered_heading, opens_list,
-                                          split_sentences, squish)
+from rag_serving.answer.sentences import is_row, split_sentences, squish
 from rag_serving.answer.terms import normalize
 from rag_serving.answer.text import lexemes, stems
 from rag_serving.answer.vectors import SentenceVectors
@@ -37,8 +36,6 @@ OPENAI_FORMAT = (
 _DONT_KNOW = re.compile(r"^\W*(i don'?t know|i do not know|the (documents|sources) (do not|don'?t) (say|contain|cover))", re.I)
 PART_WEIGHT = 0.7  # a part's own evidence against the whole question's, when choosing its quote
 PART_OPTIONS = 5  # the best sentences per part weighed together when choosing each part its own quote
-LIST_ENTRIES = 8  # the most items or rows quoted after a sentence introducing them
-FOLLOWING = 3  # the most sentences quoted after one announcing them ("… due to the following reasons.")
 _MARKER = re.compile(r"\s*\[(\d+(?:\s*,\s*\d+)*)\]")
 
 
@@ -205,44 +202,6 @@ def distinct(chosen: list[Candidate]) -> list[Candidate]:
         return same_document and texts[i] in texts[j] and (texts[i] != texts[j] or j < i)
 
     return [c for i, c in enumerate(chosen) if not any(repeats(i, j) for j in range(len(chosen)) if j != i)]
-
-
-# A sentence opening with a word pointing back continues the one before it: "It requires the prior written approval of
-# People Operations" says what "Working from another country" requires. An opening "There is" points at nothing.
-_REFERS_BACK = re.compile(rf"^\W*({'|'.join(sorted(REFERRING - {'there'} | {'such'}))})\b", re.I)
-
-
-def with_referents(chosen: list[Candidate], candidates: Sequence[Candidate]) -> list[Candidate]:
-    """The quotes, each with the sentence of its paragraph that it refers back to, the one after it that refers back
-    to it, and the entries of a list it introduces, so that no quote leans on a sentence the reader cannot see."""
-    at = {(c.hit.chunk_id, c.index): c for c in candidates}
-    out: list[Candidate] = []
-    for c in chosen:
-        before, after = at.get((c.hit.chunk_id, c.index - 1)), at.get((c.hit.chunk_id, c.index + 1))
-        group = [before] if before and before.paragraph == c.paragraph and _REFERS_BACK.match(c.text) else []
-        group.append(c)
-        if after and after.paragraph == c.paragraph and _REFERS_BACK.match(after.text):
-            group.append(after)
-        group += entries(c) if announces(c.text) else []
-        # Once each: a list's entry may also be quoted in its own right, as its own Candidate.
-        out.extend(g for g in group if all((g.hit.chunk_id, g.index) != (o.hit.chunk_id, o.index) for o in out))
-    return out
-
-
-def entries(c: Candidate) -> list[Candidate]:
-    """What follows a sentence introducing it, in its chunk: the list items or table rows, up to LIST_ENTRIES ("The
-    following files must be in /var/log:" answers with the files it lists); else, after a sentence that says "the
-    following" without a colon, up to FOLLOWING sentences before the next heading ("… differs from the actual value
-    due to the following reasons." answers with the reasons written as prose)."""
-    split = split_sentences(c.hit.body)
-    following = [(index, *split[index]) for index in range(c.index + 1, min(len(split), c.index + 1 + LIST_ENTRIES))]
-    if following and list_entry(following[0][2]):
-        items = list(takewhile(lambda f: list_entry(f[2]), following))
-    elif opens_list(c.text):
-        items = []  # a colon whose entries are not in the chunk: `evidence.quotable` never offers it
-    else:
-        items = list(takewhile(lambda f: not (numbered_heading(f[2]) or heading_line(f[2])), following[:FOLLOWING]))
-    return [Candidate(c.hit, c.rank, para, index, text) for index, para, text in items]
 
 
 def cut_at_edge(candidate: Candidate, last: int) -> bool:

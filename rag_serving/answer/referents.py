@@ -1,0 +1,52 @@
+"""What a chosen quote brings with it: the sentence it refers back to, the one after it, the list it announces."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from itertools import takewhile
+
+from rag_serving.answer.evidence import Candidate
+from rag_serving.answer.parts import REFERRING
+from rag_serving.answer.sentences import (announces, heading_line, list_entry, numbered_heading, opens_list,
+                                          split_sentences)
+
+LIST_ENTRIES = 8  # the most items or rows quoted after a sentence introducing them
+FOLLOWING = 3  # the most sentences quoted after one announcing them ("… due to the following reasons.")
+
+# A sentence opening with a word pointing back continues the one before it: "It requires the prior written approval of
+# People Operations" says what "Working from another country" requires. An opening "There is" points at nothing.
+_REFERS_BACK = re.compile(rf"^\W*({'|'.join(sorted(REFERRING - {'there'} | {'such'}))})\b", re.I)
+
+
+def with_referents(chosen: list[Candidate], candidates: Sequence[Candidate]) -> list[Candidate]:
+    """The quotes, each with the sentence of its paragraph that it refers back to, the one after it that refers back
+    to it, and the entries of a list it introduces, so that no quote leans on a sentence the reader cannot see."""
+    at = {(c.hit.chunk_id, c.index): c for c in candidates}
+    out: list[Candidate] = []
+    for c in chosen:
+        before, after = at.get((c.hit.chunk_id, c.index - 1)), at.get((c.hit.chunk_id, c.index + 1))
+        group = [before] if before and before.paragraph == c.paragraph and _REFERS_BACK.match(c.text) else []
+        group.append(c)
+        if after and after.paragraph == c.paragraph and _REFERS_BACK.match(after.text):
+            group.append(after)
+        group += entries(c) if announces(c.text) else []
+        # Once each: a list's entry may also be quoted in its own right, as its own Candidate.
+        out.extend(g for g in group if all((g.hit.chunk_id, g.index) != (o.hit.chunk_id, o.index) for o in out))
+    return out
+
+
+def entries(c: Candidate) -> list[Candidate]:
+    """What follows a sentence introducing it, in its chunk: the list items or table rows, up to LIST_ENTRIES ("The
+    following files must be in /var/log:" answers with the files it lists); else, after a sentence that says "the
+    following" without a colon, up to FOLLOWING sentences before the next heading ("… differs from the actual value
+    due to the following reasons." answers with the reasons written as prose)."""
+    split = split_sentences(c.hit.body)
+    following = [(index, *split[index]) for index in range(c.index + 1, min(len(split), c.index + 1 + LIST_ENTRIES))]
+    if following and list_entry(following[0][2]):
+        items = list(takewhile(lambda f: list_entry(f[2]), following))
+    elif opens_list(c.text):
+        items = []  # a colon whose entries are not in the chunk: `evidence.quotable` never offers it
+    else:
+        items = list(takewhile(lambda f: not (numbered_heading(f[2]) or heading_line(f[2])), following[:FOLLOWING]))
+    return [Candidate(c.hit, c.rank, para, index, text) for index, para, text in items]
