@@ -97,10 +97,6 @@ def test_image_only_page_without_ocr_is_unreadable_with_warning_not_silently_emp
     assert any("memo.pdf: page 2" in w and "unreadable" in w for w in doc.warnings)
 
 
-def test_contents_dot_leaders_are_collapsed():
-    assert ex.normalize_page_text("3.2 Parental Leave ..................... 14") == "3.2 Parental Leave ... 14"
-
-
 def test_page_over_pypdf_safety_limit_is_unreadable_and_the_rest_still_reads():
     from pypdf._configuration import CURRENT_CONFIGURATION, get_configuration
 
@@ -116,10 +112,6 @@ def test_page_over_pypdf_safety_limit_is_unreadable_and_the_rest_still_reads():
     assert [p.unreadable for p in doc.pages] == [False, True, False]
     assert doc.pages[2].text == "Quiet page three"
     assert any("busy.pdf: page 2" in w and "safety limits" in w for w in doc.warnings)
-
-
-def test_nul_characters_a_pdf_extracts_are_dropped_as_postgresql_text_cannot_hold_them():
-    assert ex.normalize_page_text("Net\x00 income\x00") == "Net income"
 
 
 def test_ocr_leaves_the_process_stderr_as_it_found_it():
