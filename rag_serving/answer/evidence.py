@@ -6,14 +6,17 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import takewhile
 
 import numpy as np
 
 from rag_serving.answer import measures
 from rag_serving.answer.kinds import HOW_MEASURES, MONTHS, QUESTION_WORDS, AnswerKind, Asks, has_kind, kind_of
 from rag_serving.answer.parts import missing_for, pointers, sides
-from rag_serving.answer.sentences import LEADER, list_entry, numbered_heading, opens_list, split_sentences
-from rag_serving.answer.terms import IDENTIFIER, contains_term, normalize, standards, strict_identifier
+from rag_serving.answer.sentences import (LEADER, LIST_ENTRIES, announces, list_entry, numbered_heading, opens_list,
+                                          split_sentences)
+from rag_serving.answer.terms import (IDENTIFIER, contains_term, either_paths, normalize, paths, standards,
+                                     strict_identifier)
 from rag_serving.answer.text import lexemes, stem, stop_words, words
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.editions import superseded
@@ -51,19 +54,23 @@ class QuestionProfile:
 
 
 _OPTION = re.compile(r"(?<![\w-])--?([A-Za-z][\w-]*)")
+# A capital inside a word marks a product's own spelling ("macOS", "WordPress", "OpenCV"), even opening a sentence.
+_CAMEL = re.compile(r"[A-Za-z]*[a-z][A-Z][A-Za-z]*")
 
 
 def proper_names(text: str) -> list[str]:
-    """Capitalized words not opening a sentence (a place, product or site such as "South Yard"), possessives
-    stripped; months, question words, "I" forms and command-line options ("-Wall") are not names."""
+    """Capitalized words not opening a sentence (a place, product or site such as "South Yard") and words with a capital
+    inside, possessives stripped; months, question words, "I" forms and command-line options ("-Wall") are not names."""
     names = []
     for sentence in re.split(r"(?<=[.?!])\s+", text):
         options = {m.group(1) for m in _OPTION.finditer(sentence)}
-        for token in words(sentence)[1:]:
+        for i, token in enumerate(words(sentence)):
             token = re.sub(r"['’]s$", "", token)
-            if (len(token) > 2 and token[:1].isupper() and token[1:].islower() and token.isalpha()
-                    and not re.fullmatch(MONTHS, token, re.I) and token.lower() not in QUESTION_WORDS
-                    and token not in options):
+            if token in options:
+                continue
+            if _CAMEL.fullmatch(token) or (i and len(token) > 2 and token[:1].isupper() and token[1:].islower()
+                                           and token.isalpha() and not re.fullmatch(MONTHS, token, re.I)
+                                           and token.lower() not in QUESTION_WORDS):
                 names.append(token)
     return names
 
@@ -93,6 +100,7 @@ def profile(question: str, owner: str = "") -> QuestionProfile:
     plain = normalize(question)  # "10‑K" with a non-breaking hyphen is the identifier 10-K
     strict = tuple(dict.fromkeys(
         [m.group(0).lower() for m in _YEAR.finditer(question)] + identifiers(plain) + standards(question)
+        + paths(plain)
         + [w.lower() for w in proper_names(question) if w.lower() not in re.split(r"[-_\s]+", owner.lower())]
     ))
     return QuestionProfile(question, key, strict, kind_of(question), bool(INJECTION.search(question)),
@@ -101,8 +109,10 @@ def profile(question: str, owner: str = "") -> QuestionProfile:
 
 
 # Dot leaders as printed, or as ingest writes them (sentences.LEADER) before a page number.
-_LEADERS = re.compile(rf"(\.\s*){{4,}}|{re.escape(LEADER)}\s*[0-9ivxlc]+\b", re.I)
-_HEADING = re.compile(r"^\d+(\.\d+)*\s+\S")
+# A contents line may end at its leader, its page number cut off into the next sentence ("5.20.3 Port Forwarding ...").
+_LEADERS = re.compile(rf"(\.\s*){{4,}}|{re.escape(LEADER)}\s*[0-9ivxlc]+\b|{re.escape(LEADER.rstrip())}$", re.I)
+# "5.3.2Configuring Matrix Synapse": a PDF setting the number apart by position reads with none.
+_HEADING = re.compile(r"^\d+(\.\d+)*(\s+\S|\.?[A-Z])")
 
 
 def answer_like(sentence: str) -> bool:
@@ -145,6 +155,7 @@ class Candidate:
     coverage: float = 0.0
     kind_ok: bool = True
     score: float = 0.0
+    listed: str = ""  # the sentence with the list items or rows it introduces (`with_entries`), as it is quoted
 
 
 @dataclass
@@ -209,6 +220,15 @@ def lead_ins(body: str) -> dict[int, str]:
     return {i: split[i - 1][1] for i in range(1, len(split)) if split[i - 1][0] == split[i][0]}
 
 
+def with_entries(c: Candidate, split: Sequence[tuple[int, str]]) -> str:
+    """A sentence with the list items or rows it introduces, as it is quoted (`referents.entries`): "You should forward
+    the following ports for Matrix:" holds the port its item names. split: its passage's `split_sentences`."""
+    if not announces(c.text):
+        return c.text
+    following = (text for _, text in split[c.index + 1: c.index + 1 + LIST_ENTRIES])
+    return " ".join([c.text, *takewhile(list_entry, following)])
+
+
 def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passages: int = 5,
            owner: str = "") -> Evidence:
     """Score each of the top passages: mismatch × kind × (½ coverage + ½ semantic).
@@ -222,7 +242,7 @@ def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passa
     owner: the asking organization (`profile`).
     """
     q = profile(query.text, owner)
-    compared = sides(query.text, [h.title for h in hits])
+    compared = sides(query.text, [h.title for h in hits]) + either_paths(query.text)
     evidence = Evidence(q)
     top = list(hits[:passages])
     old = superseded(top, q.strict_terms)
@@ -241,8 +261,10 @@ def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passa
         lowered = context.lower()
         missing = missing_for([t for t in q.strict_terms if not contains_term(lowered, t)], compared)
         mine = [c for c in candidates if c.rank == rank]
+        split = split_sentences(hit.body)
         for c in mine:
-            c.kind_ok = has_kind(c.text, q.asks)
+            c.listed = with_entries(c, split)
+            c.kind_ok = has_kind(c.listed, q.asks)
         kind_ok = any(c.kind_ok for c in mine)
         best_cos = max((c.cosine for c in mine), default=0.0)
         cov = coverage(q, found)

@@ -139,7 +139,7 @@ class ExtractiveGenerator:
         q = replace(q, kind=kind) if kind else q
         cosines = self.vectors([c.text for c in ranked]) @ self.vectors([piece])[0]
         return [PART_WEIGHT * (0.5 * coverage(q, lexemes(c.text)) + 0.5 * semantic(float(cos)))
-                * (1.0 if has_kind(c.text, q.asks) else 0.5) + (1 - PART_WEIGHT) * c.score
+                * (1.0 if has_kind(c.listed or c.text, q.asks) else 0.5) + (1 - PART_WEIGHT) * c.score
                 for c, cos in zip(ranked, cosines)]
 
     def _parts(self, pieces: Sequence[str], ranked: list[Candidate]) -> list[Candidate]:

@@ -33,7 +33,7 @@ _ROLE = re.compile(r"\b(manager|officer|staff|team|department|desk|head|owner|di
 QUANTITY = (r"percentage|percent|number|amount|fee|price|cost|rate|limit|maximum|minimum|temperature|phone|extension|"
             r"length|(?<!dress )code|stipend|allowance|budget|deductible|match|bonus|salary|wage|hours|speed|distance|"
             r"weight|load|size|capacity|interval|duration|frequency|threshold|quota|total|age|height|width|depth|"
-            r"volume|pressure|voltage")
+            r"volume|pressure|voltage|port")
 # What "how" asks for a number with: "many", "much", and the measure words that, like them, shape the question rather
 # than name what it is about ("how long is the leave?").
 HOW_MEASURES = frozenset("many much long often far old soon large big heavy fast".split())
@@ -89,6 +89,11 @@ def kind_of(question: str) -> AnswerKind:
 
 
 _NUMERAL = re.compile(r"\b\w*\d\w*\b")
+_HOW_MANY = re.compile(r"\bhow many\b", re.I)
+# A step's own number counts nothing: "1.If your FreedomBox is behind a router, …" names no port.
+_STEP = re.compile(r"^\W*\d{1,2}[.)](?!\d)")
+# How often is no count: "mirrored daily to many sites" does not say how many sites.
+_FREQUENCY = re.compile(r"\b(daily|weekly|monthly|annually)\b", re.I)
 
 
 # A code written in capitals and digits ("R-452A", "X200-HTR-05", "E-106") is the number asked for only when the
@@ -109,12 +114,13 @@ class Asks:
     numbers: frozenset[str]  # nor does a number it says: "401(k)" names the plan asked about, it is no amount
     codes: bool  # it asks for a number, code or part, so a code in capitals and digits answers it
     past: bool  # "When did …": only a date answers it
+    count: bool = False  # "How many …": a number or number word answers it, a frequency does not
 
     @classmethod
     def of(cls, question: str, kind: AnswerKind | None = None, measure: str | None = None) -> Asks:
         return cls(question, kind or kind_of(question), measure, frozenset(words(question.lower())),
                    frozenset(m.group(0).lower() for m in _NUMERAL.finditer(question)), bool(_CODE_Q.search(question)),
-                   bool(_PAST_WHEN.search(question)))
+                   bool(_PAST_WHEN.search(question)), bool(_HOW_MANY.search(question)))
 
 
 def _without(text: str, numbers: frozenset[str]) -> str:
@@ -138,7 +144,9 @@ def has_kind(text: str, asks: Asks) -> bool:
     if asks.measure and not measures.written_in(text, asks.measure):
         return False
     if asks.kind == "number":
-        plain = _without(_REFERENCE.sub(" ", text), asks.numbers)
+        plain = _without(_REFERENCE.sub(" ", _STEP.sub(" ", text)), asks.numbers)
+        if asks.count:
+            plain = _FREQUENCY.sub(" ", plain)
         if not _NUMBER.search(plain):
             return False
         return asks.codes or bool(_NUMBER.search(IDENTIFIER.sub(_amount_like, plain)))

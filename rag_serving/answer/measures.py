@@ -1,11 +1,16 @@
-"""What an answer must be written in when the question says so: money, a span of time, a share, an email address or
-a web address."""
+"""What an answer must be written in when the question says so: money, a span of time, a share, an email address, a
+web address, a voltage, a current, a resistance, a size in bytes or a version."""
 
 from __future__ import annotations
 
 import re
 from types import MappingProxyType
 
+# A question asking for a quantity's value names it right after its question word, with at most two words between
+# ("what's the max voltage", "below what voltage", "how much current can it supply"), unlike "What resolution does the
+# voltage measurement have?" (bits) or "Why is the measured resistance of tap water so different?" (a reason).
+_VALUE = (r"\b(what|which|how much)(['’]?s|\s+(is|are|was|were))?\s+((the|a|an|its|their|my|your)\s+)?"
+          r"([\w-]+\s+){0,2}?")
 _COUNT = (r"\d+(?:[.,]\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
           r"forty|sixty|ninety|hundred|half|several|few|couple of")
 # Asked for (question patterns) and written as (answer patterns), per measure; checked in this order. Read-only
@@ -20,6 +25,18 @@ _ASKED = MappingProxyType({
     # Money words only: "how much leave" asks for days, "how much does the gym membership cost" for money.
     "money": re.compile(r"\b(money|cost|costs|price|fee|fees|salary|salaries|wage|wages|stipend|budget|deductible|"
                         r"reimburse\w*|refund\w*|dollars?|euros?)\b", re.I),
+    # A technical manual's quantities, each answered in its unit: "Can be set to any value in the 0 to +5V range"
+    # does not say how much current the source supplies.
+    "voltage": re.compile(rf"{_VALUE}voltages?\b|\bhow many volts\b", re.I),
+    # "What is the current policy?" is no question about amperes: "current" is asked for only as the thing supplied.
+    "current": re.compile(r"\bhow much (current|amperage)\b|\bwhat current (can|does|do|is|will|flows?)\b|"
+                          r"\b(maximum|max|minimum|min|output|supply|load|peak)\s+current\b|"
+                          r"\bcurrent\s+(limit|rating|draw|consumption|capacity)\b|\bhow many amps\b", re.I),
+    "resistance": re.compile(rf"{_VALUE}(input\s+|output\s+)?(impedance|resistance)\b", re.I),
+    "bytes": re.compile(rf"{_VALUE}(ram|memory|disk space|free space|storage|file size|"
+                        r"size of [^?!]{0,30}?\bfiles?)\b|\bhow much (ram|memory|disk|space|storage)\b", re.I),
+    # "Which minimum version of OpenCV does AMC require?" is not answered by a list of the packages it requires.
+    "version": re.compile(rf"{_VALUE}(minimum\s+|required\s+|oldest\s+|latest\s+)?versions?\b", re.I),
 })
 _WRITTEN = MappingProxyType({
     "email": re.compile(r"\b[\w.+-]+@[\w-]+(\.[\w-]+)+\b"),
@@ -37,10 +54,17 @@ _WRITTEN = MappingProxyType({
                        r"\b(indefinitely|permanently|until)\b|"
                        # a range: "from 3 March to 14 March 2025", "between 07:00 and 19:00"
                        r"\b(from|between)\s[^.;]{0,30}?\d[^.;]{0,30}?\s(to|and|until|till|through)\s", re.I),
+    "voltage": re.compile(r"\d\s?(m|k)?v\b|\b(milli|kilo)?volts?\b", re.I),
+    "current": re.compile(r"\d\s?(m|µ|u|k)?a\b|\b(milli|micro)?amp(ere)?s?\b", re.I),
+    "resistance": re.compile(r"[Ωω]|\b(k|m|kilo|mega)?ohms?\b", re.I),
+    "bytes": re.compile(r"\d\s?([kmgtp]i?b|bytes?)\b|\b(kilo|mega|giga|tera)?bytes?\b", re.I),
+    "version": re.compile(r"\b\d+(\.\d+)+\b|\d+\.x\b|\bv\d+\b|\bversions?\s+\d", re.I),
 })
 # Read-only: shared by every request thread.
 NAMES = MappingProxyType({"email": "an email address", "web": "a web address", "percent": "a percentage",
-                          "money": "an amount of money", "span": "a length of time"})
+                          "money": "an amount of money", "span": "a length of time", "voltage": "a voltage",
+                          "current": "a current", "resistance": "a resistance", "bytes": "a size in bytes",
+                          "version": "a version number"})
 
 
 def measure(question: str) -> str | None:

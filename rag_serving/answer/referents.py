@@ -8,10 +8,9 @@ from itertools import takewhile
 
 from rag_serving.answer.evidence import Candidate
 from rag_serving.answer.parts import REFERRING
-from rag_serving.answer.sentences import (announces, heading_line, list_entry, numbered_heading, opens_list,
-                                          split_sentences)
+from rag_serving.answer.sentences import (LIST_ENTRIES, announces, heading_line, list_entry, numbered_heading,
+                                          opens_list, split_sentences)
 
-LIST_ENTRIES = 8  # the most items or rows quoted after a sentence introducing them
 FOLLOWING = 3  # the most sentences quoted after one announcing them ("… due to the following reasons.")
 
 # A sentence opening with a word pointing back continues the one before it: "It requires the prior written approval of

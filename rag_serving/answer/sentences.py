@@ -114,6 +114,9 @@ def announces(sentence: str) -> bool:
     return opens_list(sentence) or bool(_ANNOUNCES.search(sentence))
 
 
+LIST_ENTRIES = 12  # the most items or rows read and quoted after a sentence introducing them
+
+
 def list_entry(sentence: str) -> bool:
     """Whether a sentence is a list item or a table row: what a sentence ending in a colon introduces."""
     return bool(_ITEM.match(sentence)) or is_row(sentence)

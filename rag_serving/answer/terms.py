@@ -40,8 +40,13 @@ _BARE_YEAR = re.compile(r"(?:19|20)\d\d")
 IDENTIFIER = re.compile(r"\b(?=[A-Za-z0-9-]*[A-Za-z])(?=[A-Za-z0-9-]*\d)[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*\b")
 # A standard or regulation named by its body's acronym and number: "ISO 9001", "EN 378", "IEC 60335-2-89".
 # Fiscal and calendar years ("FY 2022") have forms of their own; a body joined to its number ("X200") is an identifier.
-_STANDARD = re.compile(r"\b(?!(?:FY|CY)\b)(?P<a>[A-Z]{2,6})[\s-](?P<n>\d{2,}(?:[-:.]\d+)*)\b")
-_STANDARD_TERM = re.compile(r"(?P<a>[a-z]{2,6}) (?P<n>\d{2,}(?:[-:.]\d+)*)")
+# A product and its release count as one too: "KDE 3", "FHS 3.0".
+_STANDARD = re.compile(r"\b(?!(?:FY|CY)\b)(?P<a>[A-Z]{2,6})[\s-](?P<n>\d{2,}(?:[-:.]\d+)*|\d(?:\.\d+)*)\b")
+_STANDARD_TERM = re.compile(r"(?P<a>[a-z]{2,6}) (?P<n>\d{2,}(?:[-:.]\d+)*|\d(?:\.\d+)*)")
+# A file or directory path: absolute ("/boot/efi", "~/.config") or three names deep ("debian/upstream/metadata"). One
+# slash between two words is as often "and/or" or "kB/s" as a path.
+_PATH = re.compile(r"(?<![\w/.:~])~?/[\w.+-]*[a-z][\w.+-]*(?:/[\w.+-]+)*|(?<![\w/.:])[\w.+-]+(?:/[\w.+-]+){2,}", re.I)
+_PATH_TERM = re.compile(r"~?/?[\w.+-]+(?:/[\w.+-]+)+|~?/[\w.+-]+")
 
 
 def normalize(text: str) -> str:
@@ -64,6 +69,18 @@ def _form(token: str) -> re.Match | None:
 def standards(question: str) -> list[str]:
     """The standards a question names by acronym and number ("ISO 9001" → "iso 9001"): strict terms, as codes are."""
     return [f"{m['a'].lower()} {m['n']}" for m in _STANDARD.finditer(question)]
+
+
+def paths(question: str) -> list[str]:
+    """The file paths a question names, lowercased, with no trailing slash or full stop: strict terms, as codes are."""
+    return [m.group(0).rstrip("/.").lower() for m in _PATH.finditer(question) if m.group(0).rstrip("/.").count("/")]
+
+
+def either_paths(question: str) -> tuple[str, ...]:
+    """The paths of a question naming several, of which a passage naming one is enough: it sets the asker's own beside
+    the document's ("put R under /opt/R rather than /usr/local")."""
+    found = paths(normalize(question))
+    return tuple(found) if len(found) > 1 else ()
 
 
 def strict_identifier(text: str, start: int, end: int) -> str | None:
@@ -176,6 +193,9 @@ def strict_variants(term: str) -> tuple[str, ...]:
         forms += _amount_forms(m)
     elif m := _STANDARD_TERM.fullmatch(t):
         forms += (f"{m['a']}-{m['n']}",)  # "ISO 9001", "ISO-9001", "ISO9001": a form's space matches all three
+    elif _PATH_TERM.fullmatch(t) and t.lstrip("~/").count("/") >= 2:
+        # Three names deep, the last is often the asker's own ("/etc/cron.d/foo.cleanup"): its directory is named.
+        forms += (t.rsplit("/", 1)[0],)
     elif (m := _ORDINAL.fullmatch(t)) and 0 < int(m["n"]) < len(_WORDS):
         forms += (_WORDS[int(m["n"])],)
     elif m := _MEASURE.fullmatch(t):

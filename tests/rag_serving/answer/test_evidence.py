@@ -93,6 +93,12 @@ def test_headings_and_contents_lines_are_not_answers():
     assert answer_like("Full-time employees get 27 days of paid annual leave.")
 
 
+def test_a_heading_run_into_its_number_and_a_contents_line_cut_at_its_leader_answer_nothing():
+    assert not answer_like("5.3.2Configuring Matrix Synapse")
+    assert not answer_like("5.20.3 Port Forwarding ...")
+    assert answer_like("1.If your FreedomBox is behind a router, you will need to set up port forwarding.")
+
+
 def test_a_subsection_numbered_with_a_closing_point_is_a_heading_and_a_numbered_step_is_not():
     assert not answer_like("2.10. Storing the MIME type using Extended Attributes")
     assert answer_like("1. Remove the cover and unplug the unit")
@@ -156,6 +162,12 @@ def test_a_sentence_introducing_a_list_is_quotable_only_where_its_entries_follow
     assert quotable("Keep the root small for several reasons:") == []
     assert [text for _, _, text in quotable("There are two rules:\n• Never share it\n• Lock it")][0] == \
         "There are two rules:"
+
+
+def test_a_word_with_a_capital_inside_is_a_name_even_opening_the_question():
+    # The expEYES manual's Windows instructions do not answer how to install on macOS.
+    assert profile("How do I install the software on macOS?").strict_terms == ("macos",)
+    assert profile("WordPress sites: are they public?").strict_terms == ("wordpress",)
 
 
 def test_a_command_line_option_is_no_proper_name():

@@ -305,6 +305,22 @@ def test_a_quoted_sentence_introducing_a_list_brings_its_entries(minilm):
         "File: wtmp | Description: record of all logins and logouts"]
 
 
+def test_a_sentence_introducing_a_list_holds_the_number_its_entries_name(minilm):
+    # The port is in the entry, not in the sentence announcing it; neither a release number nor a step's number is.
+    body = ("1.If you wish to create a large number of users on your Matrix server, use the following script.\n\n"
+            "Matrix Synapse 1.98 federates with other servers.\n\n"
+            "You should forward the following ports for Matrix:\n• TCP 8448\n\nMatrix needs a domain name.")
+    assert quoted(minilm, "Which port must be forwarded for Matrix?", [hit("matrix", body)]) == [
+        "You should forward the following ports for Matrix:", "• TCP 8448"]
+
+
+def test_a_list_of_ten_entries_is_quoted_whole(minilm):
+    ports = [f"{proto} {n}" for n in (3478, 3479, 5349, 5350, 49152) for proto in ("UDP", "TCP")]
+    body = "You should forward the following ports for Coturn:\n" + "\n".join(f"• {p}" for p in ports)
+    assert quoted(minilm, "What ports do I have to forward for Coturn?", [hit("coturn", body)]) == [
+        "You should forward the following ports for Coturn:", *(f"• {p}" for p in ports)]
+
+
 def test_a_quoted_sentence_announcing_what_follows_brings_the_sentences_after_it(minilm):
     body = ("The calculated value of g is 977.4 cm/sec2, slightly different from the actual value due to the following "
             "reasons. The length is measured from the knife edge to the bottom. A small mass projects above the knife "

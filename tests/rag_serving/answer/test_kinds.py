@@ -26,6 +26,26 @@ def test_a_quantity_named_after_what_asks_for_a_number_and_a_dress_code_does_not
     assert kind_of("What is the process for changing the code of conduct?") == "any"
 
 
+def test_a_port_asked_for_is_a_number():
+    assert kind_of("What ports do I use for incoming and outgoing mail?") == "number"
+    assert kind_of("which port do i need to forward for syncthing?") == "number"
+    assert not holds("Configure port forwarding on your router so that these ports can be reached.", "number")
+    assert kind_of("Where is the report kept?") == "place"  # "report" ends in "port" and asks for no number
+
+
+def test_a_steps_own_number_is_not_the_number_asked_for():
+    asked = "which port do i need to forward so syncthing can reach my box?"
+    assert not holds("1.If your box is behind a router, you will need to set up port forwarding.", "number", asked)
+    assert holds("2. Forward TCP port 22000 on your router.", "number", asked)
+
+
+def test_how_many_is_answered_by_a_count_not_by_how_often():
+    asked = "how many CRAN mirror sites are there worldwide?"
+    assert not holds("The main site is mirrored daily to many sites around the world.", "number", asked)
+    assert holds("It is mirrored daily to 100 sites.", "number", asked)
+    assert holds("The site is mirrored daily.", "number", "What is the mirror frequency?")  # how often, asked
+
+
 def test_a_cross_reference_is_not_the_number_asked_for():
     assert not holds("The remote work rules in section 2.4 continue to apply.", "number")
     assert not holds("See page 7 and Table 3.", "number")

@@ -63,3 +63,32 @@ def test_many_threads_read_the_shared_patterns_as_one_thread_does():
 def test_the_shared_tables_cannot_be_changed():
     with pytest.raises(TypeError):
         NAMES["money"] = "cash"  # type: ignore[index]
+
+
+def test_a_technical_quantity_asked_for_by_name_is_answered_in_its_unit():
+    # The expEYES manual's "Can be set, from software, to any value in the 0 to +5V range" says nothing of amperes.
+    assert measure("How much current can the programmable voltage source supply at most?") == "current"
+    assert not written_in("Can be set, from software, to any value in the 0 to +5V range.", "current")
+    assert written_in("It can supply up to 5 mA.", "current")
+    assert measure("whats the max voltage i can put on the A1 input") == "voltage"
+    assert written_in("must be within ±5 volts range", "voltage") and written_in("around 1.25 millivolts", "voltage")
+    assert measure("What is the input impedance of the IN1 input?") == "resistance"
+    assert written_in("The input impedance is 1MΩ.", "resistance")
+    assert not written_in("in the 0 to 5V range", "resistance")
+    assert measure("how much RAM does update-mime-database need?") == "bytes"
+    assert measure("What is the maximum size of a mime.cache file?") == "bytes"
+    assert written_in("A minimum storage capacity of 8GB is recommended.", "bytes")
+    assert not written_in("There are two important requirements.", "bytes")
+
+
+def test_a_technical_word_that_is_not_the_value_asked_for_names_no_unit():
+    assert measure("What is the current policy on remote work?") is None  # "current" as "present"
+    assert measure("What resolution does the voltage measurement have?") is None  # bits, not volts
+    assert measure("Why is the measured resistance of tap water so different with DC?") is None  # a reason
+    assert measure("Can I use the storage snapshots feature with ext4?") is None
+
+
+def test_a_version_asked_for_is_a_release_number_not_a_name_ending_in_digits():
+    assert measure("Which minimum version of OpenCV does AMC require?") == "version"
+    assert written_in("OpenCV 2.4 or later", "version") and written_in("version 3 of the format", "version")
+    assert not written_in("Perl, together with Gtk2-Perl and Glade::XML", "version")

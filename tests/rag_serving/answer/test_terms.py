@@ -1,7 +1,7 @@
 import datetime as dt
 
 from rag_serving.answer.evidence import assess, profile
-from rag_serving.answer.terms import contains_term, is_amount, strict_variants
+from rag_serving.answer.terms import contains_term, is_amount, paths, strict_variants
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.hits import Hit
 from rag_serving.search.query import Query
@@ -90,6 +90,33 @@ def test_a_standard_named_by_acronym_and_number_is_strict_in_each_spelling():
     assert profile("Do suppliers have to be ISO 9001 certified?").strict_terms == ("iso 9001",)
     assert all(contains_term(t, "iso 9001") for t in ("ISO 9001:2015 certified", "iso-9001", "ISO9001"))
     assert not contains_term("certified to ISO 14001", "iso 9001") and not contains_term("iso 90012", "iso 9001")
+
+
+def test_a_product_and_its_release_are_one_strict_term():
+    assert profile("What is the default priority of a treematch rule in KDE 3?").strict_terms == ("kde 3",)
+    assert contains_term("as KDE 3 does", "kde 3") and not contains_term("as KDE 4 does", "kde 3")
+    assert profile("What must /boot hold under FHS 3.0?").strict_terms == ("fhs 3.0", "/boot")
+
+
+def test_a_path_is_strict_and_three_names_deep_its_directory_is_enough():
+    assert paths("What is /boot/efi supposed to contain?") == ["/boot/efi"]
+    assert paths("Must every package ship debian/upstream/metadata?") == ["debian/upstream/metadata"]
+    assert paths("Is 100 kB/s and/or I/O a path? See https://www.example.org/a/b/c.") == []
+    assert not contains_term("the /boot directory holds the kernel", "/boot/efi")
+    # "foo.cleanup" is the asker's own file: the passage names its directory.
+    assert contains_term("files in /etc/cron.d/ must be named", "/etc/cron.d/foo.cleanup")
+    assert not contains_term("scripts in /etc/cron.daily run", "/etc/cron.d/foo.cleanup")
+
+
+def test_of_several_paths_a_question_names_one_is_enough(minilm):
+    # The asker's own /opt/R is in no manual; the passage on the prefix names /usr/local.
+    q = Query("I want R under /opt/R rather than /usr/local. Which configure option controls that?", minilm)
+    body = "By default R installs under /usr/local. Use ./configure --prefix=/where/you/want/R/to/go instead."
+    found = assess(q, [filing(body)], SentenceVectors(minilm))
+    assert found.passages[0].missing_strict == ()
+    alone = assess(Query("I want R under /opt/R. Which configure option controls that?", minilm), [filing(body)],
+                   SentenceVectors(minilm))
+    assert alone.passages[0].missing_strict == ("/opt/r",)
 
 
 def test_a_fiscal_year_is_not_read_as_a_standard():
