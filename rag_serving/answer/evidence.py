@@ -54,8 +54,9 @@ class QuestionProfile:
 
 
 _OPTION = re.compile(r"(?<![\w-])--?([A-Za-z][\w-]*)")
-# A capital inside a word marks a product's own spelling ("macOS", "WordPress", "OpenCV"), even opening a sentence.
-_CAMEL = re.compile(r"[A-Za-z]*[a-z][A-Z][A-Za-z]*")
+# A capital inside a word marks a product's own spelling ("macOS", "WordPress", "OpenCV"), even opening a sentence; a
+# unit's ("kB", "MiB", "kHz", "mAh") is three letters at most.
+_CAMEL = re.compile(r"(?=[A-Za-z]{4})[A-Za-z]*[a-z][A-Z][A-Za-z]*")
 
 
 def proper_names(text: str) -> list[str]:

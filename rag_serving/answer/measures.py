@@ -11,8 +11,9 @@ from types import MappingProxyType
 # voltage measurement have?" (bits) or "Why is the measured resistance of tap water so different?" (a reason).
 _VALUE = (r"\b(what|which|how much)(['’]?s|\s+(is|are|was|were))?\s+((the|a|an|its|their|my|your)\s+)?"
           r"([\w-]+\s+){0,2}?")
-_COUNT = (r"\d+(?:[.,]\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
-          r"forty|sixty|ninety|hundred|half|several|few|couple of")
+_COUNT = (r"\d+(?:[.,]\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+          r"(thir|four|fif|six|seven|eigh|nine)teen|(twen|thir|for|fif|six|seven|eigh|nine)ty|hundred|half|several|few|"
+          r"couple of")
 # Asked for (question patterns) and written as (answer patterns), per measure; checked in this order. Read-only
 # mappings of compiled patterns: every request thread reads them, none writes.
 _ASKED = MappingProxyType({
@@ -20,7 +21,10 @@ _ASKED = MappingProxyType({
     "web": re.compile(r"\b(website|web\s+(site|address|page)|url)s?\b", re.I),
     # "How long" in an organization's documents is a span of time (a leave, a retention period, a defrost), or a
     # length (a cable).
-    "span": re.compile(r"\bhow long\b", re.I),
+    # "How many years …" asks for a count of a unit of time, written with the unit as "how long" is answered: a date
+    # ("Debian testing-security-announce 2008-12") says nothing of how many years.
+    "span": re.compile(r"\bhow long\b|\bhow many\s+([\w-]+\s+){0,2}?(seconds|minutes|hours|days|nights|weeks|months|"
+                       r"years|shifts)\b", re.I),
     "percent": re.compile(r"\b(percentage|percent|per cent|what (share|proportion|fraction))\b", re.I),
     # Money words only: "how much leave" asks for days, "how much does the gym membership cost" for money.
     "money": re.compile(r"\b(money|cost|costs|price|fee|fees|salary|salaries|wage|wages|stipend|budget|deductible|"
@@ -47,7 +51,10 @@ _WRITTEN = MappingProxyType({
                         r"\b(usd|eur|gbp|chf|cad|aud)\s?\d|\bfree of charge\b|\bat no (extra |additional )?cost\b|"
                         r"\bno (fee|charge)\b", re.I),
     # "once a year", "twice a week", "10 times a day" say how often, not how long.
+    # One word may describe the unit after a number: "up to five unused days", "16 paid weeks"; "1 per day" is a rate,
+    # and "a planning week" the kind of week, not its length.
     "span": re.compile(rf"(?<!once )(?<!twice )(?<!times )(?<!per )\b({_COUNT})[\s-]+"
+                       rf"((?<!\ba\s)(?<!\ban\s)(?!(per|times|a|an|each|every|of)\b)[a-z]+[\s-]+)?"
                        rf"((business|working|calendar|consecutive|full)[\s-]+){{0,2}}(seconds?|minutes?|"
                        r"mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|quarters?|shifts?|decades?|"
                        r"metres?|meters?|centimetres?|cm|mm|km|feet|foot|ft|inches?)\b|\b\d+(\.\d+)?\s?(s|h|min|d|m)\b|"

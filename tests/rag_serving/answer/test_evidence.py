@@ -168,6 +168,8 @@ def test_a_word_with_a_capital_inside_is_a_name_even_opening_the_question():
     # The expEYES manual's Windows instructions do not answer how to install on macOS.
     assert profile("How do I install the software on macOS?").strict_terms == ("macos",)
     assert profile("WordPress sites: are they public?").strict_terms == ("wordpress",)
+    # A unit's capital is no name: "kB/s" in "cap APT's bandwidth to 100 kB/s" (the manual writes "kiB/sec").
+    assert profile("How do I cap the bandwidth to 100 kB/s, or 5 MiB, at 10 kHz?").strict_terms == ()
 
 
 def test_a_command_line_option_is_no_proper_name():

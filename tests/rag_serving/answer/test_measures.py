@@ -20,6 +20,18 @@ def test_a_question_naming_no_measure_asks_for_none():
     assert measure("Which part number is the fan?") is None
 
 
+def test_how_many_of_a_unit_of_time_asks_for_a_span_as_how_long_does():
+    asked = "for how many years does the security team publish updates for a stable release?"
+    assert measure(asked) == "span" and measure("After how many minutes of inactivity must a screen lock?") == "span"
+    assert not written_in("Debian testing-security-announce 2008-12", "span")
+    assert written_in("for about three years after its release", "span")
+    # "five unused days" is a count of days; "1 per day" a rate.
+    assert written_in("You may carry over up to five unused days.", "span") and not written_in("1 per day", "span")
+    assert not written_in("Each team meets at least twice a year for a planning week.", "span")
+    assert written_in("sixteen weeks of parental leave", "span") and written_in("for seventy years", "span")
+    assert measure("how many trailer spots does north yard have") is None
+
+
 def test_money_is_a_currency_amount_not_any_number():
     assert written_in("up to $1,800 per year", "money") and written_in("EUR 250 a year", "money")
     assert written_in("250 euros", "money") and written_in("The course is free of charge.", "money")
@@ -45,7 +57,7 @@ def test_an_email_address_and_a_percentage_are_written_as_such():
 
 def test_the_question_profile_carries_its_measure_once_for_every_candidate():
     assert profile("How much does the replacement belt cost?").measure == "money"
-    assert profile("How many weeks of leave do I get?").measure is None
+    assert profile("How many trailer positions does North Yard have?").measure is None
 
 
 def test_many_threads_read_the_shared_patterns_as_one_thread_does():
