@@ -151,6 +151,14 @@ def test_unchanged_file_is_skipped_on_second_run(database_url, tmp_path):
     assert second.state == "unchanged"
 
 
+def test_a_release_that_reads_files_differently_reads_an_unchanged_file_again(database_url, tmp_path, monkeypatch):
+    # PIPELINE_VERSION is bumped whenever extraction reads the same bytes differently (re-spaced words, 9).
+    target = Target(write(tmp_path, "handbook.pdf", HANDBOOK_V1), "acme", "hq", "handbook.pdf")
+    assert run_batch(database_url, [target]).outcomes[0].state == "new"
+    monkeypatch.setattr("rag_assets.ingest.registration.PIPELINE_VERSION", "next")
+    assert run_batch(database_url, [target]).outcomes[0].state == "changed"
+
+
 def test_changed_file_replaces_the_old_version(database_url, conn, tmp_path):
     path = write(tmp_path, "handbook.pdf", HANDBOOK_V1)
     run_batch(database_url, [Target(path, "acme", "hq", "handbook.pdf")])
