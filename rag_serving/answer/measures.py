@@ -55,10 +55,10 @@ _WRITTEN = MappingProxyType({
     # and "a planning week" the kind of week, not its length.
     "span": re.compile(rf"(?<!once )(?<!twice )(?<!times )(?<!per )\b({_COUNT})[\s-]+"
                        rf"((?<!\ba\s)(?<!\ban\s)(?!(per|times|a|an|each|every|of)\b)[a-z]+[\s-]+)?"
-                       rf"((business|working|calendar|consecutive|full)[\s-]+){{0,2}}(seconds?|minutes?|"
+                       rf"((business|working|calendar|consecutive|full)[\s-]+){{0,2}}(milliseconds?|seconds?|minutes?|"
                        r"mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|quarters?|shifts?|decades?|"
-                       r"metres?|meters?|centimetres?|cm|mm|km|feet|foot|ft|inches?)\b|\b\d+(\.\d+)?\s?(s|h|min|d|m)\b|"
-                       r"\b(indefinitely|permanently|until)\b|"
+                       r"metres?|meters?|centimetres?|cm|mm|km|feet|foot|ft|inches?)\b|"
+                       r"\b\d+(\.\d+)?\s?(ms|s|h|min|d|m)\b|\b(indefinitely|permanently|until)\b|"
                        # a range: "from 3 March to 14 March 2025", "between 07:00 and 19:00"
                        r"\b(from|between)\s[^.;]{0,30}?\d[^.;]{0,30}?\s(to|and|until|till|through)\s", re.I),
     "voltage": re.compile(r"\d\s?(m|k)?v\b|\b(milli|kilo)?volts?\b", re.I),

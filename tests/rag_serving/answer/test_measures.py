@@ -29,6 +29,7 @@ def test_how_many_of_a_unit_of_time_asks_for_a_span_as_how_long_does():
     assert written_in("You may carry over up to five unused days.", "span") and not written_in("1 per day", "span")
     assert not written_in("Each team meets at least twice a year for a planning week.", "span")
     assert written_in("sixteen weeks of parental leave", "span") and written_in("for seventy years", "span")
+    assert written_in("The delay is 500 ms by default.", "span") and written_in("after 250 milliseconds", "span")
     assert measure("how many trailer spots does north yard have") is None
 
 
