@@ -6,14 +6,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import takewhile
 
 import numpy as np
 
 from rag_serving.answer import measures
 from rag_serving.answer.kinds import HOW_MEASURES, MONTHS, QUESTION_WORDS, AnswerKind, Asks, has_kind, kind_of
 from rag_serving.answer.parts import missing_for, pointers, sides
-from rag_serving.answer.sentences import (LEADER, LIST_ENTRIES, announces, list_entry, numbered_heading, opens_list,
+from rag_serving.answer.sentences import (LEADER, introduced, list_entry, numbered_heading, opens_list,
                                           split_sentences)
 from rag_serving.answer.terms import (IDENTIFIER, contains_term, either_paths, normalize, paths, standards,
                                      strict_identifier)
@@ -222,12 +221,9 @@ def lead_ins(body: str) -> dict[int, str]:
 
 
 def with_entries(c: Candidate, split: Sequence[tuple[int, str]]) -> str:
-    """A sentence with the list items or rows it introduces, as it is quoted (`referents.entries`): "You should forward
-    the following ports for Matrix:" holds the port its item names. split: its passage's `split_sentences`."""
-    if not announces(c.text):
-        return c.text
-    following = (text for _, text in split[c.index + 1: c.index + 1 + LIST_ENTRIES])
-    return " ".join([c.text, *takewhile(list_entry, following)])
+    """A sentence with what it introduces, as it is quoted (`sentences.introduced`): "You should forward the following
+    ports for Matrix:" holds the port its item names. split: its passage's `split_sentences`."""
+    return " ".join([c.text, *(split[i][1] for i in introduced(split, c.index))])
 
 
 def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passages: int = 5,

@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from itertools import takewhile
 
 from rag_serving.answer.evidence import Candidate
 from rag_serving.answer.parts import REFERRING
-from rag_serving.answer.sentences import (LIST_ENTRIES, announces, heading_line, list_entry, numbered_heading,
-                                          opens_list, split_sentences)
-
-FOLLOWING = 3  # the most sentences quoted after one announcing them ("… due to the following reasons.")
+from rag_serving.answer.sentences import introduced, split_sentences
 
 # A sentence opening with a word pointing back continues the one before it: "It requires the prior written approval of
 # People Operations" says what "Working from another country" requires. An opening "There is" points at nothing.
@@ -29,23 +25,14 @@ def with_referents(chosen: list[Candidate], candidates: Sequence[Candidate]) -> 
         group.append(c)
         if after and after.paragraph == c.paragraph and _REFERS_BACK.match(after.text):
             group.append(after)
-        group += entries(c) if announces(c.text) else []
+        group += entries(c)
         # Once each: a list's entry may also be quoted in its own right, as its own Candidate.
         out.extend(g for g in group if all((g.hit.chunk_id, g.index) != (o.hit.chunk_id, o.index) for o in out))
     return out
 
 
 def entries(c: Candidate) -> list[Candidate]:
-    """What follows a sentence introducing it, in its chunk: the list items or table rows, up to LIST_ENTRIES ("The
-    following files must be in /var/log:" answers with the files it lists); else, after a sentence that says "the
-    following" without a colon, up to FOLLOWING sentences before the next heading ("… differs from the actual value
-    due to the following reasons." answers with the reasons written as prose)."""
+    """What a sentence introducing it brings (`sentences.introduced`): "The following files must be in /var/log:"
+    answers with the files it lists."""
     split = split_sentences(c.hit.body)
-    following = [(index, *split[index]) for index in range(c.index + 1, min(len(split), c.index + 1 + LIST_ENTRIES))]
-    if following and list_entry(following[0][2]):
-        items = list(takewhile(lambda f: list_entry(f[2]), following))
-    elif opens_list(c.text):
-        items = []  # a colon whose entries are not in the chunk: `evidence.quotable` never offers it
-    else:
-        items = list(takewhile(lambda f: not (numbered_heading(f[2]) or heading_line(f[2])), following[:FOLLOWING]))
-    return [Candidate(c.hit, c.rank, para, index, text) for index, para, text in items]
+    return [Candidate(c.hit, c.rank, split[i][0], i, split[i][1]) for i in introduced(split, c.index)]

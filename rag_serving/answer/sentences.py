@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Sequence
 from functools import lru_cache
+from itertools import takewhile
 
 import pysbd
 
@@ -115,11 +117,29 @@ def announces(sentence: str) -> bool:
 
 
 LIST_ENTRIES = 12  # the most items or rows read and quoted after a sentence introducing them
+FOLLOWING = 3  # the most sentences quoted after one announcing them ("… due to the following reasons.")
 
 
 def list_entry(sentence: str) -> bool:
     """Whether a sentence is a list item or a table row: what a sentence ending in a colon introduces."""
     return bool(_ITEM.match(sentence)) or is_row(sentence)
+
+
+def introduced(split: Sequence[tuple[int, str]], index: int) -> list[int]:
+    """The positions in split (a passage's `split_sentences`) of what the sentence at index introduces, as it is quoted
+    and read: the list items or table rows after it, up to LIST_ENTRIES ("The following files must be in /var/log:");
+    else, after "the following" without a colon, up to FOLLOWING sentences before the next heading ("… due to the
+    following reasons."); nothing after a sentence announcing nothing, or a colon whose entries are not there."""
+    sentence = split[index][1]
+    after = range(index + 1, min(len(split), index + 1 + LIST_ENTRIES))
+    if not announces(sentence):
+        return []
+    if after and list_entry(split[after[0]][1]):
+        return list(takewhile(lambda i: list_entry(split[i][1]), after))
+    if opens_list(sentence):
+        return []
+    return list(takewhile(lambda i: not (numbered_heading(split[i][1]) or heading_line(split[i][1])),
+                          after[:FOLLOWING]))
 
 
 def numbered_heading(line: str) -> bool:

@@ -46,7 +46,7 @@ _STANDARD_TERM = re.compile(r"(?P<a>[a-z]{2,6}) (?P<n>\d{2,}(?:[-:.]\d+)*|\d(?:\
 # A file or directory path: absolute ("/boot/efi", "~/.config") or three names deep ("debian/upstream/metadata"). One
 # slash between two words is as often "and/or" or "kB/s" as a path.
 _PATH = re.compile(r"(?<![\w/.:~])~?/[\w.+-]*[a-z][\w.+-]*(?:/[\w.+-]+)*|(?<![\w/.:])[\w.+-]+(?:/[\w.+-]+){2,}", re.I)
-_PATH_TERM = re.compile(r"~?/?[\w.+-]+(?:/[\w.+-]+)+|~?/[\w.+-]+")
+_DEEP_PATH = re.compile(r"~?/?[\w.+-]+(?:/[\w.+-]+){2,}")  # three names deep
 
 
 def normalize(text: str) -> str:
@@ -73,7 +73,7 @@ def standards(question: str) -> list[str]:
 
 def paths(question: str) -> list[str]:
     """The file paths a question names, lowercased, with no trailing slash or full stop: strict terms, as codes are."""
-    return [m.group(0).rstrip("/.").lower() for m in _PATH.finditer(question) if m.group(0).rstrip("/.").count("/")]
+    return [p for m in _PATH.finditer(question) if "/" in (p := m.group(0).rstrip("/.").lower())]
 
 
 def either_paths(question: str) -> tuple[str, ...]:
@@ -193,7 +193,7 @@ def strict_variants(term: str) -> tuple[str, ...]:
         forms += _amount_forms(m)
     elif m := _STANDARD_TERM.fullmatch(t):
         forms += (f"{m['a']}-{m['n']}",)  # "ISO 9001", "ISO-9001", "ISO9001": a form's space matches all three
-    elif _PATH_TERM.fullmatch(t) and t.lstrip("~/").count("/") >= 2:
+    elif _DEEP_PATH.fullmatch(t):
         # Three names deep, the last is often the asker's own ("/etc/cron.d/foo.cleanup"): its directory is named.
         forms += (t.rsplit("/", 1)[0],)
     elif (m := _ORDINAL.fullmatch(t)) and 0 < int(m["n"]) < len(_WORDS):
