@@ -41,6 +41,7 @@ class QuestionProfile:
     injection: bool
     referring: bool  # leans on an earlier turn ("does that apply …")
     measure: str | None = None  # what the answer must be written in, if the question names it (`measures.measure`)
+    either: tuple[str, ...] = ()  # strict terms of which a passage naming one is enough (`terms.either_paths`)
 
     @property
     def vague(self) -> bool:
@@ -105,7 +106,7 @@ def profile(question: str, owner: str = "") -> QuestionProfile:
     ))
     return QuestionProfile(question, key, strict, kind_of(question), bool(INJECTION.search(question)),
                            bool(set(tokens[:4]) & pointers(question)) and len(key) <= 3,
-                           measures.measure(question))
+                           measures.measure(question), either_paths(question))
 
 
 # Dot leaders as printed, or as ingest writes them (sentences.LEADER) before a page number.
@@ -239,7 +240,7 @@ def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passa
     owner: the asking organization (`profile`).
     """
     q = profile(query.text, owner)
-    compared = sides(query.text, [h.title for h in hits]) + either_paths(query.text)
+    either = sides(query.text, [h.title for h in hits]) + q.either
     evidence = Evidence(q)
     top = list(hits[:passages])
     old = superseded(top, q.strict_terms)
@@ -256,7 +257,7 @@ def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passa
         seen |= text_stems
         found = text_stems | lexemes(hit.source_path)  # the stems of context: words never span the spaces joining it
         lowered = context.lower()
-        missing = missing_for([t for t in q.strict_terms if not contains_term(lowered, t)], compared)
+        missing = missing_for([t for t in q.strict_terms if not contains_term(lowered, t)], either)
         mine = [c for c in candidates if c.rank == rank]
         split = split_sentences(hit.body)
         for c in mine:

@@ -12,7 +12,7 @@ from rag_serving.answer.measures import NAMES
 from rag_serving.answer.parts import missing_for, sides
 from rag_serving.answer.responses import Draft, Grounding
 from rag_serving.answer.sentences import squish
-from rag_serving.answer.terms import contains_term, either_paths
+from rag_serving.answer.terms import contains_term
 from rag_serving.answer.text import lexemes, stems, words
 from rag_serving.search.hits import Hit
 
@@ -83,7 +83,7 @@ def answers_the_kind(draft: Draft, question: QuestionProfile, retrieved: Sequenc
             ok and has_kind(src.quote, question.asks) for src, ok in zip(sources, about)):
         problems.append(f"no quote holds {NAMES[wanted] if wanted else 'a ' + question.kind}, which the question asks for")
     missing = missing_for([t for t in question.strict_terms if not any(contains_term(text, t) for text in cited)],
-                          sides(question.text, [h.title for h in retrieved]) + either_paths(question.text))
+                          sides(question.text, [h.title for h in retrieved]) + question.either)
     if missing:
         problems.append(f"no cited passage names {', '.join(missing)}")
     return problems

@@ -36,14 +36,11 @@ QUANTITY = (r"percentage|percent|number|amount|fee|price|cost|rate|limit|maximum
             r"volume|pressure|voltage|port")
 # What "how" asks for a number with: "many", "much", and the measure words that, like them, shape the question rather
 # than name what it is about ("how long is the leave?").
-HOW_MEASURES = frozenset("many much long often far old soon large big heavy fast".split())
+HOW_MEASURES = frozenset("many much long often far old soon large big heavy fast wide tall high deep thick".split())
 _NUMBER_Q = re.compile(rf"\bhow ({'|'.join(sorted(HOW_MEASURES))})\b"
                        rf"|\b(what|which)(['’]s|\s+(is|are|was|were))?\s+((the|a|an|our|my|your|its|their)\s+)?"
                        rf"([\w()'’-]+\s+){{0,3}}?({QUANTITY})s?\b"
                        r"|\b(money|allowance|stipend|budget)\b", re.I)
-# A cross-reference's number points elsewhere and is not an amount: "the rules in section 2.4 continue to apply".
-_REFERENCE = re.compile(r"(\b(sections?|chapters?|clauses?|articles?|pages?|pp?\.|appendix|annex|tables?|figures?|fig\.|"
-                        r"steps?|paragraphs?|items?)|§)\s*\d+(\.\d+)*[a-z]?\b", re.I)
 _DATE_Q = re.compile(r"^\s*when\b|\bwhat (date|day|year|month|time)\b|\bwhich (date|day|year|month)\b|\bdeadline\b", re.I)
 # "When did the allowance stop?" asks for a date; "When do I need a doctor's note?" and "When are accounts disabled?" are
 # answered by a condition, a span or an event ("for absences of more than five working days", "by the end of their
@@ -144,7 +141,7 @@ def has_kind(text: str, asks: Asks) -> bool:
     if asks.measure and not measures.written_in(text, asks.measure):
         return False
     if asks.kind == "number":
-        plain = _without(_REFERENCE.sub(" ", _STEP.sub(" ", text)), asks.numbers)
+        plain = _without(measures.REFERENCE.sub(" ", _STEP.sub(" ", text)), asks.numbers)
         if asks.count:
             plain = _FREQUENCY.sub(" ", plain)
         if not _NUMBER.search(plain):

@@ -1,5 +1,5 @@
 """What an answer must be written in when the question says so: money, a span of time, a share, an email address, a
-web address, a voltage, a current, a resistance, a size in bytes or a version."""
+web address, a voltage, a current, a resistance, a size in bytes, a version or a range."""
 
 from __future__ import annotations
 
@@ -11,6 +11,10 @@ from types import MappingProxyType
 # voltage measurement have?" (bits) or "Why is the measured resistance of tap water so different?" (a reason).
 _VALUE = (r"\b(what|which|how much)(['’]?s|\s+(is|are|was|were))?\s+((the|a|an|its|their|my|your)\s+)?"
           r"([\w-]+\s+){0,2}?")
+# A cross-reference's number points elsewhere and is no value: "the rules in section 2.4 continue to apply", "(see
+# Section 8.26 [graph], page 98)" holds no version.
+REFERENCE = re.compile(r"(\b(sections?|chapters?|clauses?|articles?|pages?|pp?\.|appendix|annex|tables?|figures?|fig\.|"
+                       r"steps?|paragraphs?|items?)|§)\s*\d+(\.\d+)*[a-z]?\b", re.I)
 _COUNT = (r"\d+(?:[.,]\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
           r"(thir|four|fif|six|seven|eigh|nine)teen|(twen|thir|for|fif|six|seven|eigh|nine)ty|hundred|half|several|few|"
           r"couple of")
@@ -39,8 +43,13 @@ _ASKED = MappingProxyType({
     "resistance": re.compile(rf"{_VALUE}(input\s+|output\s+)?(impedance|resistance)\b", re.I),
     "bytes": re.compile(rf"{_VALUE}(ram|memory|disk space|free space|storage|file size|"
                         r"size of [^?!]{0,30}?\bfiles?)\b|\bhow much (ram|memory|disk|space|storage)\b", re.I),
-    # "Which minimum version of OpenCV does AMC require?" is not answered by a list of the packages it requires.
-    "version": re.compile(rf"{_VALUE}(minimum\s+|required\s+|oldest\s+|latest\s+)?versions?\b", re.I),
+    # "Which minimum version of OpenCV does AMC require?" is not answered by a list of the packages it requires, nor
+    # "What is the minimum Python 3 version xasy needs?" by "it requires Python": a name or number may stand between
+    # the words as well ("what's new in this version" asks for no number).
+    "version": re.compile(rf"{_VALUE}(minimum\s+|required\s+|oldest\s+|latest\s+)?((?-i:[A-Z0-9])[\w.-]*\s+)?"
+                          r"versions?\b", re.I),
+    # "What range of values does the JPEG quality setting accept?" is not answered by "Default: 75".
+    "range": re.compile(rf"{_VALUE}(valid\s+|allowed\s+|accepted\s+|possible\s+)?range\b", re.I),
 })
 _WRITTEN = MappingProxyType({
     "email": re.compile(r"\b[\w.+-]+@[\w-]+(\.[\w-]+)+\b"),
@@ -66,12 +75,17 @@ _WRITTEN = MappingProxyType({
     "resistance": re.compile(r"[Ωω]|\b(k|m|kilo|mega)?ohms?\b", re.I),
     "bytes": re.compile(r"\d\s?([kmgtp]i?b|bytes?)\b|\b(kilo|mega|giga|tera)?bytes?\b", re.I),
     "version": re.compile(r"\b\d+(\.\d+)+\b|\d+\.x\b|\bv\d+\b|\bversions?\s+\d", re.I),
+    # Two bounds ("0 to 100", "1-9", "[-10:10]", "between 1 and 5"), or one bound with its side ("up to 100", "≤ 1").
+    "range": re.compile(r"\d\s*(to|through|thru|-|–|—|\.\.|:)\s*[+-]?\d|"
+                        r"\bbetween\s[^.;]{0,30}?\d[^.;]{0,30}?\sand\s|"
+                        r"\b(up to|at most|at least|no more than|not more than|less than|more than|greater than|"
+                        r"maximum|minimum|max|min)\b\W{0,3}[+-]?\d|[<>≤≥]=?\s*[+-]?\d", re.I),
 })
 # Read-only: shared by every request thread.
 NAMES = MappingProxyType({"email": "an email address", "web": "a web address", "percent": "a percentage",
                           "money": "an amount of money", "span": "a length of time", "voltage": "a voltage",
                           "current": "a current", "resistance": "a resistance", "bytes": "a size in bytes",
-                          "version": "a version number"})
+                          "version": "a version number", "range": "a range of values"})
 
 
 def measure(question: str) -> str | None:
@@ -80,5 +94,5 @@ def measure(question: str) -> str | None:
 
 
 def written_in(text: str, name: str) -> bool:
-    """Whether text states something in that measure."""
-    return bool(_WRITTEN[name].search(text))
+    """Whether text states something in that measure, not counting a cross-reference's number."""
+    return bool(_WRITTEN[name].search(REFERENCE.sub(" ", text)))

@@ -108,9 +108,10 @@ def named(question: str, titles: Iterable[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def missing_for(missing: Sequence[str], compared: Sequence[str]) -> tuple[str, ...]:
-    """The strict terms a passage really lacks: a comparison's passage holds one side, so the other sides' years
-    count as missing only when every side is."""
-    if compared and not set(compared) <= set(missing):
-        return tuple(t for t in missing if t not in compared)
+def missing_for(missing: Sequence[str], either: Sequence[str]) -> tuple[str, ...]:
+    """The strict terms a passage really lacks. either: terms of which one is enough, as a comparison's passage holds
+    one side (the other sides' years count as missing only when every side is) or a passage names one of several paths
+    a question sets side by side."""
+    if either and not set(either) <= set(missing):
+        return tuple(t for t in missing if t not in either)
     return tuple(missing)

@@ -46,6 +46,14 @@ def test_how_many_is_answered_by_a_count_not_by_how_often():
     assert holds("The site is mirrored daily.", "number", "What is the mirror frequency?")  # how often, asked
 
 
+def test_how_wide_tall_high_deep_or_thick_asks_for_a_number():
+    # The beamer guide's "width=<dimension> sets the width of the sidebar" says no width.
+    asked = "How wide is the sidebar in the Berkeley theme if I don't pass the width option?"
+    assert kind_of(asked) == "number" and kind_of("how tall can the label be") == "number"
+    assert not holds("width=<dimension> sets the width of the sidebar.", "number", asked)
+    assert holds("The sidebar is 2.5cm wide by default.", "number", asked)
+
+
 def test_a_cross_reference_is_not_the_number_asked_for():
     assert not holds("The remote work rules in section 2.4 continue to apply.", "number")
     assert not holds("See page 7 and Table 3.", "number")
