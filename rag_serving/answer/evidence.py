@@ -42,6 +42,7 @@ class QuestionProfile:
     referring: bool  # leans on an earlier turn ("does that apply …")
     measure: str | None = None  # what the answer must be written in, if the question names it (`measures.measure`)
     either: tuple[str, ...] = ()  # strict terms of which a passage naming one is enough (`terms.either_paths`)
+    paths: tuple[str, ...] = ()  # the file paths among the strict terms
 
     @property
     def vague(self) -> bool:
@@ -99,14 +100,15 @@ def profile(question: str, owner: str = "") -> QuestionProfile:
     content = [t for t in tokens if t not in stop and t not in QUESTION_WORDS and not (len(t) == 1 and t.isalpha())]
     key = tuple(dict.fromkeys(stem(t) for t in content))
     plain = normalize(question)  # "10‑K" with a non-breaking hyphen is the identifier 10-K
+    named_paths = paths(plain)
     strict = tuple(dict.fromkeys(
         [m.group(0).lower() for m in _YEAR.finditer(question)] + identifiers(plain) + standards(question)
-        + paths(plain)
+        + named_paths
         + [w.lower() for w in proper_names(question) if w.lower() not in re.split(r"[-_\s]+", owner.lower())]
     ))
     return QuestionProfile(question, key, strict, kind_of(question), bool(INJECTION.search(question)),
                            bool(set(tokens[:4]) & pointers(question)) and len(key) <= 3,
-                           measures.measure(question), either_paths(question))
+                           measures.measure(question), either_paths(question), tuple(named_paths))
 
 
 # Dot leaders as printed, or as ingest writes them (sentences.LEADER) before a page number.

@@ -45,7 +45,8 @@ _DATE_Q = re.compile(r"^\s*when\b|\bwhat (date|day|year|month|time)\b|\bwhich (d
 # "When did the allowance stop?" asks for a date; "When do I need a doctor's note?" and "When are accounts disabled?" are
 # answered by a condition, a span or an event ("for absences of more than five working days", "by the end of their
 # last working day") as often as by a date.
-_PAST_WHEN = re.compile(r"\bwhen (did|was|were|had)\b", re.I)
+# "On what date was 1.6 released?" names the date as what it asks for, as "when did" does: "removed in 4.52" is none.
+_DATED = re.compile(r"\bwhen (did|was|were|had)\b|\b(what|which) (date|year|month)\b", re.I)
 _WHEN_WRITTEN = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b(before|after|by the end of|within|during|immediately|as soon as|once|"
                            r"upon|prior to|following|until|every|each time|whenever|if|on your (first|last))\b", re.I)
 _REASON_Q = re.compile(r"^\s*why\b|\bwhat (was|is) the (reason|explanation)\b|\bhow come\b|\bexplain why\b", re.I)
@@ -86,6 +87,14 @@ def kind_of(question: str) -> AnswerKind:
 
 
 _NUMERAL = re.compile(r"\b\w*\d\w*\b")
+# A physical measure is written in digits: "two mini frame icons" and "two Piezo buzzers" count things, they give no
+# size or frequency. "How far in advance" and "how big is the team" are answered in words as often.
+_MEASURED_Q = re.compile(r"\bhow (wide|tall|high|deep|thick|heavy)\b|\b(what|which)(['’]s|\s+(is|are|was|were))?\s+"
+                         r"((the|a|an|its|their)\s+)?([\w()'’-]+\s+){0,3}?(frequency|temperature|speed|weight|width|"
+                         r"height|depth|pressure|distance|size|voltage)\b", re.I)
+_CARDINAL = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                       r"(thir|four|fif|six|seven|eigh|nine)teen|(twen|thir|for|fif|six|seven|eigh|nine)ty|hundred|"
+                       r"thousand|million)\b", re.I)
 _HOW_MANY = re.compile(r"\bhow many\b", re.I)
 # A step's own number counts nothing: "1.If your FreedomBox is behind a router, …" names no port.
 _STEP = re.compile(r"^\W*\d{1,2}[.)](?!\d)")
@@ -110,14 +119,16 @@ class Asks:
     words: frozenset[str]  # a name or role the question itself says does not answer "who"
     numbers: frozenset[str]  # nor does a number it says: "401(k)" names the plan asked about, it is no amount
     codes: bool  # it asks for a number, code or part, so a code in capitals and digits answers it
-    past: bool  # "When did …": only a date answers it
+    past: bool  # "When did …", "on what date …": only a date answers it
     count: bool = False  # "How many …": a number or number word answers it, a frequency does not
+    measured: bool = False  # a physical measure ("what frequency", "how wide"): digits answer it, number words do not
 
     @classmethod
     def of(cls, question: str, kind: AnswerKind | None = None, measure: str | None = None) -> Asks:
         return cls(question, kind or kind_of(question), measure, frozenset(words(question.lower())),
                    frozenset(m.group(0).lower() for m in _NUMERAL.finditer(question)), bool(_CODE_Q.search(question)),
-                   bool(_PAST_WHEN.search(question)), bool(_HOW_MANY.search(question)))
+                   bool(_DATED.search(question)), bool(_HOW_MANY.search(question)),
+                   bool(_MEASURED_Q.search(question)))
 
 
 def _without(text: str, numbers: frozenset[str]) -> str:
@@ -144,6 +155,8 @@ def has_kind(text: str, asks: Asks) -> bool:
         plain = _without(measures.REFERENCE.sub(" ", _STEP.sub(" ", text)), asks.numbers)
         if asks.count:
             plain = _FREQUENCY.sub(" ", plain)
+        if asks.measured:
+            plain = _CARDINAL.sub(" ", plain)
         if not _NUMBER.search(plain):
             return False
         return asks.codes or bool(_NUMBER.search(IDENTIFIER.sub(_amount_like, plain)))

@@ -1,5 +1,5 @@
 """What an answer must be written in when the question says so: money, a span of time, a share, an email address, a
-web address, a voltage, a current, a resistance, a size in bytes, a version or a range."""
+web address, a voltage, a current, a resistance, a size in bytes or a version."""
 
 from __future__ import annotations
 
@@ -45,11 +45,11 @@ _ASKED = MappingProxyType({
                         r"size of [^?!]{0,30}?\bfiles?)\b|\bhow much (ram|memory|disk|space|storage)\b", re.I),
     # "Which minimum version of OpenCV does AMC require?" is not answered by a list of the packages it requires, nor
     # "What is the minimum Python 3 version xasy needs?" by "it requires Python": a name or number may stand between
-    # the words as well ("what's new in this version" asks for no number).
+    # the words as well ("what's new in this version" asks for no number). "From which release on …" asks for one
+    # too; "what is the release date" does not.
     "version": re.compile(rf"{_VALUE}(minimum\s+|required\s+|oldest\s+|latest\s+)?((?-i:[A-Z0-9])[\w.-]*\s+)?"
-                          r"versions?\b", re.I),
-    # "What range of values does the JPEG quality setting accept?" is not answered by "Default: 75".
-    "range": re.compile(rf"{_VALUE}(valid\s+|allowed\s+|accepted\s+|possible\s+)?range\b", re.I),
+                          r"(versions?|releases?(?!\s+(date|notes?|cycle|schedule|process|team|manager|form|of)\b))\b",
+                          re.I),
 })
 _WRITTEN = MappingProxyType({
     "email": re.compile(r"\b[\w.+-]+@[\w-]+(\.[\w-]+)+\b"),
@@ -75,17 +75,12 @@ _WRITTEN = MappingProxyType({
     "resistance": re.compile(r"[Ωω]|\b(k|m|kilo|mega)?ohms?\b", re.I),
     "bytes": re.compile(r"\d\s?([kmgtp]i?b|bytes?)\b|\b(kilo|mega|giga|tera)?bytes?\b", re.I),
     "version": re.compile(r"\b\d+(\.\d+)+\b|\d+\.x\b|\bv\d+\b|\bversions?\s+\d", re.I),
-    # Two bounds ("0 to 100", "1-9", "[-10:10]", "between 1 and 5"), or one bound with its side ("up to 100", "≤ 1").
-    "range": re.compile(r"\d\s*(to|through|thru|-|–|—|\.\.|:)\s*[+-]?\d|"
-                        r"\bbetween\s[^.;]{0,30}?\d[^.;]{0,30}?\sand\s|"
-                        r"\b(up to|at most|at least|no more than|not more than|less than|more than|greater than|"
-                        r"maximum|minimum|max|min)\b\W{0,3}[+-]?\d|[<>≤≥]=?\s*[+-]?\d", re.I),
 })
 # Read-only: shared by every request thread.
 NAMES = MappingProxyType({"email": "an email address", "web": "a web address", "percent": "a percentage",
                           "money": "an amount of money", "span": "a length of time", "voltage": "a voltage",
                           "current": "a current", "resistance": "a resistance", "bytes": "a size in bytes",
-                          "version": "a version number", "range": "a range of values"})
+                          "version": "a version number"})
 
 
 def measure(question: str) -> str | None:

@@ -111,6 +111,11 @@ _ANNOUNCES = re.compile(r"\b(the following|as follows)\b(?!'s|\s+(\d+\s+)?(years
                         r"semesters?|terms?|sessions?|releases?|versions?)\b)", re.I)
 
 
+# "If you need to check for the existence of a command, you should use something like" stops where its example, set
+# apart as code, begins.
+_UNFINISHED = re.compile(r"\b(like|such as|e\.g\.|for example|for instance)\s*$", re.I)
+
+
 def announces(sentence: str) -> bool:
     """Whether a sentence says that what follows it is what it is about."""
     return opens_list(sentence) or bool(_ANNOUNCES.search(sentence))
@@ -129,9 +134,12 @@ def introduced(split: Sequence[tuple[int, str]], index: int) -> list[int]:
     """The positions in split (a passage's `split_sentences`) of what the sentence at index introduces, as it is quoted
     and read: the list items or table rows after it, up to LIST_ENTRIES ("The following files must be in /var/log:");
     else, after "the following" without a colon, up to FOLLOWING sentences before the next heading ("… due to the
-    following reasons."); nothing after a sentence announcing nothing, or a colon whose entries are not there."""
+    following reasons."); the one line that finishes a sentence stopping at "like" or "for example"; nothing after a
+    sentence announcing nothing, or a colon whose entries are not there."""
     sentence = split[index][1]
     after = range(index + 1, min(len(split), index + 1 + LIST_ENTRIES))
+    if _UNFINISHED.search(sentence):
+        return [index + 1] if after and not heading_line(split[index + 1][1]) else []
     if not announces(sentence):
         return []
     if after and list_entry(split[after[0]][1]):

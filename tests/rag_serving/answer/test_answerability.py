@@ -41,6 +41,12 @@ def test_a_place_question_reads_as_one_of_no_particular_kind_to_the_models(minil
     assert r["kind_any"] == 1 and not any(r[f] for f in FEATURES if f.startswith("kind_") and f != "kind_any")
 
 
+def test_a_path_is_not_counted_among_the_strict_terms_the_models_read(minilm):
+    # The models were trained before paths were strict terms; a question naming one is no less answerable for it.
+    r = row("Must /usr be writable by the 2024 release?", [PARKING], minilm)
+    assert r["strict_terms"] == 1  # the year
+
+
 @pytest.fixture(scope="module")
 def model(minilm):
     return LearnedAnswerability(minilm.model)

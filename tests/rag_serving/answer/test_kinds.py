@@ -54,6 +54,22 @@ def test_how_wide_tall_high_deep_or_thick_asks_for_a_number():
     assert holds("The sidebar is 2.5cm wide by default.", "number", asked)
 
 
+def test_a_physical_measure_is_written_in_digits_not_in_number_words():
+    asked = "At about what frequency does the piezo buzzer produce its loudest sound?"
+    assert not holds("Study the beats produced by two Piezo buzzers excited by two nearby frequencies.", "number", asked)
+    assert holds("The buzzer is loudest at about 3500 Hz.", "number", asked)
+    # "How far in advance" is answered in words as often, and how many is a count.
+    assert holds("Book at least two weeks ahead.", "number", "How far in advance do I book?")
+    assert holds("Two silicon diodes come with it.", "number", "How many diodes come with it?")
+
+
+def test_a_date_asked_for_by_name_is_only_answered_by_a_date():
+    asked = "On what date was 4ti2 version 1.6 released?"
+    assert not holds("The old API was declared obsolete in glpk 4.47 and removed in 4.52.", "date", asked)
+    assert holds("Version 1.6 was released on 12 March 2013.", "date", asked)
+    assert holds("Before the end of your last working day.", "date", "When are accounts disabled?")
+
+
 def test_a_cross_reference_is_not_the_number_asked_for():
     assert not holds("The remote work rules in section 2.4 continue to apply.", "number")
     assert not holds("See page 7 and Table 3.", "number")

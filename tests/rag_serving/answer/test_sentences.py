@@ -1,4 +1,4 @@
-from rag_serving.answer.sentences import announces, join_pages, split_sentences, squish
+from rag_serving.answer.sentences import announces, introduced, join_pages, split_sentences, squish
 
 
 def test_squish_collapses_layout_whitespace():
@@ -96,3 +96,12 @@ def test_the_following_year_announces_nothing():
     assert not announces("The allowance is paid with the following month's salary.")
     assert not announces("You receive a substitute day off within the following 60 days.")
     assert announces("The following devices must exist under /dev.")
+
+
+def test_a_sentence_stopping_at_like_is_finished_by_the_line_after_it():
+    # The Developer's Reference sets its example apart as code after "you should use something like".
+    body = ("If you need to check for the existence of a command, you should use something like\n\n"
+            "    if command -v install-docs > /dev/null; then ...\n\nThe next paragraph says more. And more.")
+    split = split_sentences(body)
+    assert [split[i][1] for i in introduced(split, 0)] == ["if command -v install-docs > /dev/null; then ..."]
+    assert introduced(split, 2) == []  # a finished sentence brings nothing
