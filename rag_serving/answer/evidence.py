@@ -205,10 +205,6 @@ class Evidence:
 
 
 SUPERSEDED_FACTOR = 0.8
-# What each place down the passage ranking costs a sentence. The reranker read the whole passage against the question;
-# a sentence's own words and cosine are thinner evidence, and alone they quoted an on-topic sentence of a lower passage
-# over the answer in the first (docs/decisions.md, "A sentence of a higher-ranked passage is preferred").
-RANK_STEP = 0.1
 
 
 def quotable(body: str) -> list[tuple[int, int, str]]:
@@ -236,7 +232,7 @@ def with_entries(c: Candidate, split: Sequence[tuple[int, str]]) -> str:
 def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passages: int = 5,
            owner: str = "") -> Evidence:
     """Score each of the top passages: mismatch × kind × (½ coverage + ½ semantic), and each of their sentences:
-    age × kind × (½ coverage + ½ semantic) − RANK_STEP per place below the first passage.
+    age × kind × (½ coverage + ½ semantic).
 
     coverage: share of the question's key terms in the passage (with its title and heading);
     semantic: the best question–sentence cosine in the passage, mapped by `semantic`;
@@ -283,8 +279,7 @@ def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passa
             # "Core time runs from 10:00 to 15:00" after "Office-based teams at HQ operate flexible hours around core
             # time", a table's "Response 15 minutes, target resolution 4 hours" after "P1 - Critical: …".
             c.coverage = coverage(q, lexemes(c.text) | lexemes(before.get(c.index, "")) | titled)
-            c.score = max(0.0, age * (0.5 * c.coverage + 0.5 * semantic(c.cosine)) * (1.0 if c.kind_ok else 0.5)
-                          - RANK_STEP * (rank - 1))
+            c.score = age * (0.5 * c.coverage + 0.5 * semantic(c.cosine)) * (1.0 if c.kind_ok else 0.5)
     evidence.candidates = candidates
     evidence.union_coverage = coverage(q, seen)
     return evidence

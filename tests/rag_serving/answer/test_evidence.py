@@ -1,8 +1,6 @@
 import datetime as dt
 
-import pytest
-
-from rag_serving.answer.evidence import RANK_STEP, answer_like, assess, coverage, profile, quotable, semantic
+from rag_serving.answer.evidence import answer_like, assess, coverage, profile, quotable, semantic
 from rag_serving.answer.text import stems
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.hits import Hit
@@ -120,15 +118,6 @@ def test_passage_with_the_answer_scores_above_an_unrelated_one(minilm):
     by_id = {p.hit.chunk_id: p for p in found.passages}
     assert by_id["a"].score > 0.7 > by_id["b"].score
     assert found.best.hit.chunk_id == "a"
-
-
-def test_a_sentence_costs_a_step_for_each_place_its_passage_ranks_below_the_first(minilm):
-    body = "Full-time employees get sixteen weeks of parental leave at full pay."
-    found = assess(Query("How many weeks of parental leave do full-time employees get?", minilm),
-                   [hit(body, chunk_id="c1"), hit("Visitors park in the north lot.", chunk_id="c2"),
-                    hit(body, chunk_id="c3")], SentenceVectors(minilm))
-    first, third = (c.score for c in found.candidates if c.text == body)
-    assert first - third == pytest.approx(2 * RANK_STEP) and first > 2 * RANK_STEP
 
 
 def test_a_sentence_is_covered_with_the_one_before_it_in_its_paragraph(minilm):
