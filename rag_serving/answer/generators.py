@@ -184,8 +184,11 @@ class ExtractiveGenerator:
 
     def _best(self, ranked: list[Candidate]) -> list[Candidate]:
         chosen = [ranked[0]]
+        # The passage ranking chose the first quote only: a second is the next by its own score (RANK_STEP), else a
+        # lower-scoring sentence of a higher passage would end the search before one that answers as well as the first.
+        rest = ranked[1:] if self.selection else sorted(ranked[1:], key=lambda c: (-c.score, c.rank, c.index))
         # A second sentence only from the same document: two editions side by side would contradict each other.
-        for c in ranked[1:]:
+        for c in rest:
             if len(chosen) == self.max_sentences or c.score < self.second_ratio * ranked[0].score:
                 break
             if c.hit.document_id == ranked[0].hit.document_id and c.text != ranked[0].text:

@@ -90,6 +90,22 @@ def test_the_first_quote_leans_on_the_passage_ranking(minilm):
     assert quoted(minilm, question, chunks)[0] == answers
 
 
+def test_a_second_quote_is_the_next_by_its_own_score_not_by_the_passage_ranking(minilm):
+    # Scores set by hand: after the first quote (0.60), the passage ranking puts the first passage's 0.45 sentence
+    # (0.45 after the step) above the third passage's 0.62 one (0.62 − 2 × 0.1 = 0.42); only the 0.62 one clears
+    # 0.85 × 0.60 = 0.51, so it is the second quote.
+    first = "Full-time staff receive 16 weeks of parental leave."
+    weak, strong = "Leave is booked in the HR portal.", "Part-time staff receive leave pro rata to their hours."
+    chunks = [hit("one", f"{first} {weak}"), hit("two", "Visitors park in the north lot."), hit("three", strong)]
+    question = "How much parental leave do staff get?"
+    evidence = assess(Query(question, minilm), chunks, SentenceVectors(minilm))
+    scores = {first: 0.60, weak: 0.45, strong: 0.62}
+    for c in evidence.candidates:
+        c.score = scores.get(c.text, 0.0)
+    draft = ExtractiveGenerator(SentenceVectors(minilm)).answer(question, chunks, evidence=evidence)
+    assert [s.text for s in draft.sentences] == [first, strong]
+
+
 def test_extractive_cannot_write_free_text(minilm):
     with pytest.raises(GeneratorError):
         ExtractiveGenerator(SentenceVectors(minilm)).complete("rewrite", "what about part-time?")
