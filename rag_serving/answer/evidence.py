@@ -231,8 +231,7 @@ def with_entries(c: Candidate, split: Sequence[tuple[int, str]]) -> str:
 
 def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passages: int = 5,
            owner: str = "") -> Evidence:
-    """Score each of the top passages: mismatch × kind × (½ coverage + ½ semantic), and each of their sentences:
-    age × kind × (½ coverage + ½ semantic).
+    """Score each of the top passages: mismatch × kind × (½ coverage + ½ semantic).
 
     coverage: share of the question's key terms in the passage (with its title and heading);
     semantic: the best question–sentence cosine in the passage, mapped by `semantic`;

@@ -36,11 +36,6 @@ OPENAI_FORMAT = (
 _DONT_KNOW = re.compile(r"^\W*(i don'?t know|i do not know|the (documents|sources) (do not|don'?t) (say|contain|cover))", re.I)
 PART_WEIGHT = 0.7  # a part's own evidence against the whole question's, when choosing its quote
 PART_OPTIONS = 5  # the best sentences per part weighed together when choosing each part its own quote
-# What each place down the passage ranking costs a sentence when the first quote is chosen. The reranker read the
-# whole passage against the question; a sentence's own words and cosine are thinner evidence, and alone they quoted
-# an on-topic sentence of a lower passage over the answer in the first (docs/decisions.md, "The first quote leans on
-# the passage ranking"). A second quote is still judged by its own score against the first's.
-RANK_STEP = 0.1
 _MARKER = re.compile(r"\s*\[(\d+(?:\s*,\s*\d+)*)\]")
 
 
@@ -76,7 +71,7 @@ class ExtractiveGenerator:
     def answer(self, question: str, chunks: Sequence[Hit], *, evidence: Evidence | None = None) -> Draft:
         evidence = evidence or assess(Query(question, self.vectors.embedder), chunks, self.vectors)
         ranked = self.selection.ranked(evidence) if self.selection else \
-            sorted(evidence.candidates, key=lambda c: (-(c.score - RANK_STEP * (c.rank - 1)), c.rank, c.index))
+            sorted(evidence.candidates, key=lambda c: (-c.score, c.rank, c.index))
         if not ranked:
             return Draft(sentences=[], generator=self.name, model=self.model, abstained=True)
         # A sentence the chunk window cut is not quoted while a whole one is there to quote.
@@ -184,11 +179,8 @@ class ExtractiveGenerator:
 
     def _best(self, ranked: list[Candidate]) -> list[Candidate]:
         chosen = [ranked[0]]
-        # The passage ranking chose the first quote only: a second is the next by its own score (RANK_STEP), else a
-        # lower-scoring sentence of a higher passage would end the search before one that answers as well as the first.
-        rest = ranked[1:] if self.selection else sorted(ranked[1:], key=lambda c: (-c.score, c.rank, c.index))
         # A second sentence only from the same document: two editions side by side would contradict each other.
-        for c in rest:
+        for c in ranked[1:]:
             if len(chosen) == self.max_sentences or c.score < self.second_ratio * ranked[0].score:
                 break
             if c.hit.document_id == ranked[0].hit.document_id and c.text != ranked[0].text:

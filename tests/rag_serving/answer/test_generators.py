@@ -8,9 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rag_serving.answer.evidence import assess
 from rag_serving.answer.generators import (
-    RANK_STEP,
     SYSTEM_PROMPT,
     AnthropicGenerator,
     ExtractiveGenerator,
@@ -20,7 +18,6 @@ from rag_serving.answer.generators import (
 from rag_serving.answer.grounding import check
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.hits import Hit
-from rag_serving.search.query import Query
 from rag_serving.settings import SettingsError, load_settings
 from tests.fake_anthropic import make_app
 from tests.servers import free_port, serve, stop, wait_ready
@@ -76,34 +73,6 @@ def test_extractive_quotes_the_answering_sentence_verbatim(minilm):
     assert first.sources[0].chunk_id == "leave" and first.sources[0].quote == first.text
     assert first.sources[0].pages == "pp. 12–13" and first.sources[0].link == "handbook.pdf#page=16"
     assert check(draft, CHUNKS).passed
-
-
-def test_the_first_quote_leans_on_the_passage_ranking(minilm):
-    # The second passage's sentence names every word of the question and scores a little higher on its own; the
-    # reranker put the passage that answers first.
-    answers = "Full-time staff receive 16 weeks of leave."
-    on_topic = "Full-time staff book parental leave weeks in the 2 HR portal."
-    question = "How many weeks of parental leave do full-time staff get?"
-    chunks = [hit("first", answers), hit("second", on_topic)]
-    scores = {c.hit.chunk_id: c.score for c in assess(Query(question, minilm), chunks, SentenceVectors(minilm)).candidates}
-    assert 0 < scores["second"] - scores["first"] < RANK_STEP
-    assert quoted(minilm, question, chunks)[0] == answers
-
-
-def test_a_second_quote_is_the_next_by_its_own_score_not_by_the_passage_ranking(minilm):
-    # Scores set by hand: after the first quote (0.60), the passage ranking puts the first passage's 0.45 sentence
-    # (0.45 after the step) above the third passage's 0.62 one (0.62 − 2 × 0.1 = 0.42); only the 0.62 one clears
-    # 0.85 × 0.60 = 0.51, so it is the second quote.
-    first = "Full-time staff receive 16 weeks of parental leave."
-    weak, strong = "Leave is booked in the HR portal.", "Part-time staff receive leave pro rata to their hours."
-    chunks = [hit("one", f"{first} {weak}"), hit("two", "Visitors park in the north lot."), hit("three", strong)]
-    question = "How much parental leave do staff get?"
-    evidence = assess(Query(question, minilm), chunks, SentenceVectors(minilm))
-    scores = {first: 0.60, weak: 0.45, strong: 0.62}
-    for c in evidence.candidates:
-        c.score = scores.get(c.text, 0.0)
-    draft = ExtractiveGenerator(SentenceVectors(minilm)).answer(question, chunks, evidence=evidence)
-    assert [s.text for s in draft.sentences] == [first, strong]
 
 
 def test_extractive_cannot_write_free_text(minilm):
