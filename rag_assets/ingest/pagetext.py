@@ -19,9 +19,14 @@ THIN_PAGE_CHARS = 200
 DOT_LEADER = re.compile(r"[ \t]*(?:\.[ \t]*){4,}")  # "....." and ".  .  .  ." alike
 
 
+# LaTeX's bullet, as pypdf maps it from many TeX fonts: a C1 control character that the table reader would take for
+# a first column ("\x88   qsolve, rays" read as a row " | qsolve, rays").
+_TEX_BULLET = "\x88"
+
+
 def normalize_page_text(text: str) -> str:
     # A PDF's broken font map can extract NUL characters, which PostgreSQL text cannot hold.
-    text = DOT_LEADER.sub(LEADER, text.replace("\x00", ""))
+    text = DOT_LEADER.sub(LEADER, text.replace("\x00", "").replace(_TEX_BULLET, "•"))
     lines = [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
     text = textwrap.dedent("\n".join(lines))
     text = re.sub(r"\n{3,}", "\n\n", text)

@@ -66,6 +66,7 @@ class Retriever:
             sparse_leg = sql.SQL(sql_text("sparse_rows"))
             params["sparse_ids"] = [r["id"] for r in sparse_rows]
             params["sparse_scores"] = [r["score"] for r in sparse_rows]
+            params["sparse_ranks"] = [r["rank"] for r in sparse_rows]
         if mode in ("dense", "hybrid"):
             self.check_index_model(session)
             with tracer.start_as_current_span("rag.embed"):

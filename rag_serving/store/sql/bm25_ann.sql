@@ -4,7 +4,7 @@
 -- and the %(rare_head)s chunks scoring best on the `rare` words alone (the rarest, whose postings are few, read from
 -- the covering index without touching a chunk): a chunk that scores on its rare words is the kind a graph walk can
 -- miss. The %(head)s best of those by stored weights are scored exactly from the postings, with this request's
--- average length, k1 and b, and ranked as bm25_pruned.sql ranks (ties to the id).
+-- average length, k1 and b, and ranked as bm25_pruned.sql ranks (tied chunks share a rank; the cut among them goes to the id).
 -- Row-level security scopes every read; a request with filters considers only the chunks they admit.
 WITH q AS (
   SELECT * FROM unnest(%(terms)s::text[], %(weights)s::float8[]) AS q(term, w)
@@ -55,7 +55,7 @@ scored AS (
    AND p.term = q.term AND p.live AND p.chunk_id = ANY(ARRAY(SELECT id FROM best))
   GROUP BY p.chunk_id
 )
-SELECT id, score, row_number() OVER (ORDER BY round(score::numeric, 9) DESC, id) AS rank
+SELECT id, score, rank() OVER (ORDER BY round(score::numeric, 9) DESC) AS rank
 FROM scored
-ORDER BY rank
+ORDER BY rank, id
 LIMIT %(limit)s

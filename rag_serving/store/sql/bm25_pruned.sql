@@ -110,18 +110,19 @@ scored AS MATERIALIZED (
   SELECT head.id, head.score FROM head, valid WHERE valid.ok
 ),
 -- Identical chunks (an unchanged paragraph in two editions) score the same up to the last bit of a floating-point sum
--- whose order depends on the plan: rank on the score rounded to 1e-9, so such ties go to the id, every time. That
+-- whose order depends on the plan: rank on the score rounded to 1e-9, so such chunks share a rank (fusion never
+-- tells them apart by their content-hash ids) and a cut among them goes to the id, every time. That
 -- sort is slow over every scored chunk; a chunk that makes the rounded top LIMIT scores within 1e-9 of the LIMIT-th
 -- best raw score, so only those are sorted: the same result, exactly.
 floor AS (
   SELECT min(score) - 1e-9 AS score FROM (SELECT score FROM scored ORDER BY score DESC LIMIT %(limit)s) AS best
 ),
 ranked AS (
-  SELECT id, score, row_number() OVER (ORDER BY round(score::numeric, 9) DESC, id) AS rank
+  SELECT id, score, rank() OVER (ORDER BY round(score::numeric, 9) DESC) AS rank
   FROM scored WHERE score >= (SELECT score FROM floor)
   ORDER BY round(score::numeric, 9) DESC, id LIMIT %(limit)s
 )
 SELECT id, score, rank FROM ranked
 UNION ALL
 SELECT NULL, theta.score, theta.n FROM theta, valid WHERE NOT valid.ok
-ORDER BY rank
+ORDER BY rank, id

@@ -5,7 +5,7 @@ WITH q AS (
   FROM unnest(to_tsvector('english', %(question)s)) AS t
 )
 SELECT c.id, ts_rank_cd(c.tsv, q.query)::float8 AS score,
-       row_number() OVER (ORDER BY ts_rank_cd(c.tsv, q.query) DESC, c.id) AS rank
+       rank() OVER (ORDER BY ts_rank_cd(c.tsv, q.query) DESC) AS rank
 FROM chunks c
 JOIN documents d ON d.id = c.document_id
 LEFT JOIN sections s ON s.id = c.section_id

@@ -32,3 +32,9 @@ def test_mirrored_ranks_tie_and_the_first_lists_order_decides_not_the_id():
     fused = rrf([["z", "m", "a"], ["a", "m", "z"]])
     assert [item for item, _ in fused] == ["z", "a", "m"]
     assert fused[0][1] == fused[1][1]
+
+
+def test_items_a_list_ranks_tied_share_its_rank():
+    # "a" and "b" tie at rank 1 of the first list: each gets 1/61 from it, and "b" leads on the second list.
+    fused = dict(rrf([["a", "b"], ["b", "a"]], k=60, ranks=[[1, 1], [1, 2]]))
+    assert fused["a"] == 1 / 61 + 1 / 62 and fused["b"] == 2 / 61
