@@ -115,10 +115,9 @@ class Answerer:
             confidence = self._confidence(evidence) if hits else evidence.confidence
             weighed = comparisons.weigh(query.text, compared, hits, self.vectors, self._confidence, owner) \
                 if compared and hits else None
-        if weighed and weighed.scores and sides(question):
-            # No passage holds both editions: each side is weighed against its own passages, the same question
-            # asked of each. Documents compared ("do the handbook and the helpdesk sheet agree on …?") keep the
-            # whole evidence's confidence: asked of one document alone, the comparison's framing is off-topic.
+        if weighed and weighed.scores:
+            # No passage holds both sides: each is weighed against its own passages, the question asked of each
+            # without the other sides (`comparisons.one_side`), and the weakest side's confidence routes.
             confidence = weighed.confidence
         closest = [Source.of(h, h.body[:300]) for h in hits[:3]]
         base = {"question": question, "confidence": confidence, "sources": closest,

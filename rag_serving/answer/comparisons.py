@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from rag_serving.answer.evidence import Evidence, assess
 from rag_serving.answer.kinds import QUANTITY, AnswerKind
+from rag_serving.answer.parts import naming
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.hits import Hit
 from rag_serving.search.query import Query
@@ -56,10 +57,14 @@ def side_hits(side: str, hits: Sequence[Hit]) -> list[Hit]:
 
 
 def one_side(question: str, side: str, compared: Sequence[str]) -> str:
-    """The question asked of one side: the other sides' years taken out."""
+    """The question asked of one side: the other sides taken out, a year as written, a document by the words that
+    name it ("Do the handbook and the IT helpdesk sheet agree …" asks the handbook without "IT helpdesk", whose words
+    its passages lack)."""
     for other in compared:
         if other != side:
             question = re.sub(rf"\b{re.escape(other)}\b", " ", question)
+            for word in set(naming(question, other)) - set(naming(question, side)):
+                question = re.sub(rf"(?<![\w'’-]){re.escape(word)}(?![\w'’-])", " ", question)
     return " ".join(question.split())
 
 

@@ -88,6 +88,13 @@ def topic(question: str, compared: Sequence[str]) -> str:
     return " ".join(w for w in question.split() if w.lower().strip("?,.;:'").removesuffix("s") not in _NAMING)
 
 
+def naming(question: str, side: str) -> list[str]:
+    """The question's words that name a document side (a title without edition marks, as `named` found it): "IT",
+    "helpdesk" of "the IT helpdesk sheet" for "it helpdesk quick reference"."""
+    words = set(_WORD.findall(side)) - _GENERIC
+    return [w for w in re.findall(r"[\w'’-]+", question) if w.lower() in words]
+
+
 def compares(question: str) -> bool:
     """Whether a question asks to compare: two years, or words such as "agree", "differ", "versus"."""
     return len(set(_YEAR.findall(question))) >= 2 or bool(_COMPARING.search(question))

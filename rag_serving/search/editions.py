@@ -59,14 +59,11 @@ def current_first(hits: Sequence[Hit], named: Sequence[str]) -> list[Hit]:
         return list(hits)
     out: list[Hit] = []
     waiting: dict[str, list[Hit]] = {}
-    led: set[str] = set()  # titles whose preferred edition has had its first hit
     for h in hits:
         key = title_key(h.title)
-        if h.document_id in old and key not in led:
+        if h.document_id in old:
             waiting.setdefault(key, []).append(h)
             continue
         out.append(h)
-        if h.document_id not in old:
-            led.add(key)
-            out.extend(waiting.pop(key, []))
+        out.extend(waiting.pop(key, []))
     return out + [h for rest in waiting.values() for h in rest]

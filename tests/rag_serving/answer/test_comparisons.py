@@ -53,3 +53,12 @@ def test_a_comparison_about_an_amount_asks_each_side_for_a_number():
     assert side_kind("Did the parental leave go up or down between the 2024 and 2025 handbooks?") == "number"
     assert side_kind("Did the remote work limit change between the 2024 and 2025 handbooks?") == "number"  # a limit
     assert side_kind("Do the handbook and the helpdesk sheet agree on who to call?") is None
+
+
+def test_a_document_side_is_asked_without_the_words_naming_the_other_document():
+    question = "Do the employee handbook and the IT helpdesk sheet agree on how quickly incidents must be reported?"
+    compared = ("employee handbook", "it helpdesk quick reference")
+    assert one_side(question, "employee handbook", compared) == (
+        "Do the employee handbook and the sheet agree on how quickly incidents must be reported?")
+    assert one_side(question, "it helpdesk quick reference", compared) == (
+        "Do the and the IT helpdesk sheet agree on how quickly incidents must be reported?")
