@@ -115,10 +115,16 @@ class Answerer:
             confidence = self._confidence(evidence) if hits else evidence.confidence
             weighed = comparisons.weigh(query.text, compared, hits, self.vectors, self._confidence, owner) \
                 if compared and hits else None
-        if weighed and weighed.scores:
-            # No passage holds both sides: each is weighed against its own passages, the question asked of each
-            # without the other sides (`comparisons.one_side`), and the weakest side's confidence routes.
+        if weighed and weighed.scores and sides(question):
+            # No passage holds both editions: each side is weighed against its own passages, the same question
+            # asked of each, and the weakest side's confidence routes.
             confidence = weighed.confidence
+        elif weighed and weighed.scores:
+            # Documents compared ("do the handbook and the helpdesk sheet agree on …?"): the whole evidence, which
+            # reads the comparison as asked, or every side's own (each asked without the words naming the others,
+            # `comparisons.one_side`), whichever supports it better. The whole alone rose and fell with whether a
+            # superseded edition's copy of a passage was in the context to be counted twice.
+            confidence = max(confidence, weighed.confidence)
         closest = [Source.of(h, h.body[:300]) for h in hits[:3]]
         base = {"question": question, "confidence": confidence, "sources": closest,
                 "evidence": {**evidence.features(), "confidence": confidence, "formula": evidence.confidence},
