@@ -14,9 +14,8 @@ from rag_serving.answer.text import words
 
 AnswerKind = Literal["number", "date", "person", "reason", "place", "any"]
 
-_NUMBER = re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(thir|four|fif|six|seven|eigh|nine)teen|"
-                     r"(twen|thir|for|fif|six|seven|eigh|nine)ty|hundred|thousand|million|half|once|twice|daily|weekly|"
-                     r"monthly|annually)\b", re.I)
+_NUMBER = re.compile(rf"\d|\b({measures.CARDINALS}|thousand|million|half|once|twice|daily|weekly|monthly|annually)\b",
+                     re.I)
 MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|"
          "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|monday|tuesday|wednesday|thursday|friday|saturday|sunday")
 # "may" is a month only beside a day or a year: "a team may end" holds no date.
@@ -92,9 +91,7 @@ _NUMERAL = re.compile(r"\b\w*\d\w*\b")
 _MEASURED_Q = re.compile(r"\bhow (wide|tall|high|deep|thick|heavy)\b|\b(what|which)(['’]s|\s+(is|are|was|were))?\s+"
                          r"((the|a|an|its|their)\s+)?([\w()'’-]+\s+){0,3}?(frequency|temperature|speed|weight|width|"
                          r"height|depth|pressure|distance|size|voltage)\b", re.I)
-_CARDINAL = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-                       r"(thir|four|fif|six|seven|eigh|nine)teen|(twen|thir|for|fif|six|seven|eigh|nine)ty|hundred|"
-                       r"thousand|million)\b", re.I)
+_CARDINAL = re.compile(rf"\b({measures.CARDINALS}|thousand|million)\b", re.I)
 _HOW_MANY = re.compile(r"\bhow many\b", re.I)
 # A step's own number counts nothing: "1.If your FreedomBox is behind a router, …" names no port.
 _STEP = re.compile(r"^\W*\d{1,2}[.)](?!\d)")

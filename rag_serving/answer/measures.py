@@ -15,9 +15,10 @@ _VALUE = (r"\b(what|which|how much)(['’]?s|\s+(is|are|was|were))?\s+((the|a|an
 # Section 8.26 [graph], page 98)" holds no version.
 REFERENCE = re.compile(r"(\b(sections?|chapters?|clauses?|articles?|pages?|pp?\.|appendix|annex|tables?|figures?|fig\.|"
                        r"steps?|paragraphs?|items?)|§)\s*\d+(\.\d+)*[a-z]?\b", re.I)
-_COUNT = (r"\d+(?:[.,]\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-          r"(thir|four|fif|six|seven|eigh|nine)teen|(twen|thir|for|fif|six|seven|eigh|nine)ty|hundred|half|several|few|"
-          r"couple of")
+# Numbers written as words, one to the hundreds: a regex alternation shared by the measures and the answer kinds.
+CARDINALS = (r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(thir|four|fif|six|seven|eigh|nine)teen|"
+             r"(twen|thir|for|fif|six|seven|eigh|nine)ty|hundred")
+_COUNT = rf"\d+(?:[.,]\d+)?|an?|{CARDINALS}|half|several|few|couple of"
 # Asked for (question patterns) and written as (answer patterns), per measure; checked in this order. Read-only
 # mappings of compiled patterns: every request thread reads them, none writes.
 _ASKED = MappingProxyType({

@@ -4,7 +4,8 @@
 -- and the %(rare_head)s chunks scoring best on the `rare` words alone (the rarest, whose postings are few, read from
 -- the covering index without touching a chunk): a chunk that scores on its rare words is the kind a graph walk can
 -- miss. The %(head)s best of those by stored weights are scored exactly from the postings, with this request's
--- average length, k1 and b, and ranked as bm25_pruned.sql ranks (tied chunks share a rank; the cut among them goes to the id).
+-- average length, k1 and b, and ranked as bm25_pruned.sql ranks (tied chunks share a rank; a cut among them goes to
+-- the id).
 -- Row-level security scopes every read; a request with filters considers only the chunks they admit.
 WITH q AS (
   SELECT * FROM unnest(%(terms)s::text[], %(weights)s::float8[]) AS q(term, w)
