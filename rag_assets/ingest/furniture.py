@@ -17,6 +17,11 @@ _ROMAN = re.compile(r"(?i)^(?=[mdclxvi])m*(c[md]|d?c{0,3})(x[cl]|l?x{0,3})(i[xv]
 _NUMBER = re.compile(r"\d+")
 # A line that is only a page number: "7", "- 7 -", "Page 7", "Page 7 of 12", "7 / 12", "iii".
 _PAGE_NUMBER_LINE = re.compile(r"(?i)^[\s\-–—]*(?:page\s+)?([0-9]+|[ivxlcdm]+)(?:\s*(?:of|/)\s*[0-9]+)?[\s\-–—]*$")
+# A book's running head prints the current chapter's number and title, often the section's too: "CHAPTER 6.  THE
+# DEBIAN ARCHIVES   6.7.  WHAT ARE ALL THOSE …" on one line, or "Chapter 1. Beginner's guide" and "1.2. Brief
+# tutorial" on facing pages. Its words change with the chapter, so it is no one repeated line; its mark is.
+_CHAPTER_MARK = re.compile(r"(?i)^\s*(?:chapter|appendix)\s+([0-9]+|[a-z])\.\s")
+_SECTION_MARK = re.compile(r"^\s*\d+(?:\.\d+)+\.\s+\S")
 
 
 def key(line: str) -> str:
@@ -83,17 +88,39 @@ def printed_number(removed: list[str]) -> str | None:
     return None
 
 
+def _first_line(text: str) -> int | None:
+    return next((i for i, line in enumerate(text.split("\n")) if line.strip()), None)
+
+
+def strip_running_marks(pages: list[str]) -> list[str]:
+    """Each page without a book's running head on its first line: chapter marks ("CHAPTER 6. …") on enough of the
+    pages, each chapter's on two pages or more on average (a chapter's own heading prints it on one), and the section
+    marks ("1.2. Brief tutorial") of the same heads. A document that prints no chapter mark loses no line: its
+    numbered headings ("2.10. Storing the MIME type") may well open a page."""
+    firsts = [(lines, i) for lines in (p.split("\n") for p in pages) if (i := _first_line("\n".join(lines))) is not None]
+    chapters = [m.group(1).lower() for lines, i in firsts if (m := _CHAPTER_MARK.match(lines[i]))]
+    marked = sum(1 for lines, i in firsts if _CHAPTER_MARK.match(lines[i]) or _SECTION_MARK.match(lines[i]))
+    if len(chapters) < MIN_PAGES or len(chapters) < 2 * len(set(chapters)) or marked < SHARE * len(firsts):
+        return list(pages)
+    out = []
+    for text in pages:
+        lines = text.split("\n")
+        i = _first_line(text)
+        if i is not None and (_CHAPTER_MARK.match(lines[i]) or _SECTION_MARK.match(lines[i])):
+            text = "\n".join(lines[:i] + lines[i + 1:]).strip("\n")
+        out.append(text)
+    return out
+
+
 def strip_furniture(pages: list[str]) -> tuple[list[str], list[str | None]]:
     """Each page without its running header and footer, and the page number each printed there (None if none)."""
     keys = running_keys(pages)
-    if not keys:
-        return list(pages), [None] * len(pages)
     out, numbers = [], []
     for text in pages:
-        stripped, removed = strip_page(text, keys)
+        stripped, removed = strip_page(text, keys) if keys else (text, [])
         out.append(stripped)
         numbers.append(printed_number(removed))
-    return out, numbers
+    return strip_running_marks(out), numbers
 
 
 def printed_labels(physical: list[str], numbers: list[str | None]) -> list[str]:

@@ -1,7 +1,7 @@
 """Running headers and footers: found by repetition at page edges, removed from the edges only, page numbers read."""
 
 from rag_assets.ingest import extraction as ex
-from rag_assets.ingest.furniture import key, printed_labels, strip_furniture
+from rag_assets.ingest.furniture import key, printed_labels, strip_furniture, strip_running_marks
 from tests.pdfs import text_pdf
 
 HEADER = "X200 Refrigeration Unit        Manual X200-OM-EN rev. C"
@@ -40,6 +40,35 @@ def test_a_numbered_line_repeating_its_number_is_content_not_a_page_counter():
     pages = [f"Table {n} continued\n{body}" for n, body in zip([1, 1, 2, 2], ["A.", "B.", "C.", "D."], strict=True)]
     texts, _ = strip_furniture(pages)
     assert texts == pages
+
+
+# A LaTeX book's facing pages: the even one heads with the chapter's mark, the odd one with the section's.
+BOOK = ["Chapter 1\n\nBeginner's guide\n\n1.1 Linear systems\nqsolve solves linear systems.",
+        "1.1.   Linear systems       6\nThe input file is a matrix.",
+        "Chapter 1.   Beginner's guide\n1.2 Brief tutorial\nIn this example you learn zsolve.",
+        "1.2.   Brief tutorial       8\nzsolve writes two files.",
+        "Chapter 1.   Beginner's guide\nThe output is a lattice.",
+        "Chapter 2\n\nReference\n\n2.1 markov\nmarkov computes a Markov basis.",
+        "CHAPTER 2.  REFERENCE    2.1.  MARKOV\nIts options are listed below.",
+        "CHAPTER 2.  REFERENCE    2.1.  MARKOV\nIt reads project.mat."]
+
+
+def test_a_books_running_chapter_and_section_heads_are_removed_and_its_headings_kept():
+    texts = strip_running_marks(BOOK)
+    assert texts[1:5] == ["The input file is a matrix.", "1.2 Brief tutorial\nIn this example you learn zsolve.",
+                          "zsolve writes two files.", "The output is a lattice."]
+    assert texts[6:] == ["Its options are listed below.", "It reads project.mat."]
+    assert texts[0] == BOOK[0] and texts[5] == BOOK[5]  # the chapters' own openings
+
+
+def test_chapter_headings_each_printed_once_are_content_not_a_running_head():
+    pages = [f"Chapter {n}. Part {n}\nBody of chapter {n}." for n in range(1, 7)]
+    assert strip_running_marks(pages) == pages
+
+
+def test_numbered_headings_opening_pages_stay_when_no_chapter_mark_runs():
+    pages = [f"2.{n}. Storing the type\nThe type is stored." for n in range(1, 9)]
+    assert strip_running_marks(pages) == pages
 
 
 def test_footer_numbers_become_labels_at_their_offset_from_the_physical_page():
