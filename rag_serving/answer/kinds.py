@@ -40,12 +40,14 @@ _NUMBER_Q = re.compile(rf"\bhow ({'|'.join(sorted(HOW_MEASURES))})\b"
                        rf"|\b(what|which)(['’]s|\s+(is|are|was|were))?\s+((the|a|an|our|my|your|its|their)\s+)?"
                        rf"([\w()'’-]+\s+){{0,3}}?({QUANTITY})s?\b"
                        r"|\b(money|allowance|stipend|budget)\b", re.I)
-_DATE_Q = re.compile(r"^\s*when\b|\bwhat (date|day|year|month|time)\b|\bwhich (date|day|year|month)\b|\bdeadline\b", re.I)
+# "What date format …" and "what time zone …" ask for a format and a zone: the noun after "date" is what is asked for.
+_NOT_A_DATE = r"(?!\s+(formats?|fields?|stamps?|strings?|syntax|types?|columns?|zones?)\b)"
+_DATE_Q = re.compile(rf"^\s*when\b|\b(what|which) (date|day|year|month|time)\b{_NOT_A_DATE}|\bdeadline\b", re.I)
 # "When did the allowance stop?" asks for a date; "When do I need a doctor's note?" and "When are accounts disabled?" are
 # answered by a condition, a span or an event ("for absences of more than five working days", "by the end of their
 # last working day") as often as by a date.
 # "On what date was 1.6 released?" names the date as what it asks for, as "when did" does: "removed in 4.52" is none.
-_DATED = re.compile(r"\bwhen (did|was|were|had)\b|\b(what|which) (date|year|month)\b", re.I)
+_DATED = re.compile(rf"\bwhen (did|was|were|had)\b|\b(what|which) (date|year|month)\b{_NOT_A_DATE}", re.I)
 _WHEN_WRITTEN = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b(before|after|by the end of|within|during|immediately|as soon as|once|"
                            r"upon|prior to|following|until|every|each time|whenever|if|on your (first|last))\b", re.I)
 _REASON_Q = re.compile(r"^\s*why\b|\bwhat (was|is) the (reason|explanation)\b|\bhow come\b|\bexplain why\b", re.I)

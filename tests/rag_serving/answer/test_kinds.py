@@ -71,6 +71,12 @@ def test_a_date_asked_for_by_name_is_only_answered_by_a_date():
     assert holds("Before the end of your last working day.", "date", "When are accounts disabled?")
 
 
+def test_a_date_format_asked_for_is_not_a_date():
+    assert kind_of("What date format goes in the trailer line of a changelog entry?") == "any"
+    assert kind_of("What time zone do the timestamps use?") == "any"
+    assert kind_of("Which date was Labor Day observed on?") == "date"
+
+
 def test_a_cross_reference_is_not_the_number_asked_for():
     assert not holds("The remote work rules in section 2.4 continue to apply.", "number")
     assert not holds("See page 7 and Table 3.", "number")
