@@ -121,13 +121,14 @@ class Asks:
     past: bool  # "When did …", "on what date …": only a date answers it
     count: bool = False  # "How many …": a number or number word answers it, a frequency does not
     measured: bool = False  # a physical measure ("what frequency", "how wide"): digits answer it, number words do not
+    product: str | None = None  # whose version is asked for ("which Ghostscript version"): `measures.product`
 
     @classmethod
     def of(cls, question: str, kind: AnswerKind | None = None, measure: str | None = None) -> Asks:
         return cls(question, kind or kind_of(question), measure, frozenset(words(question.lower())),
                    frozenset(m.group(0).lower() for m in _NUMERAL.finditer(question)), bool(_CODE_Q.search(question)),
                    bool(_DATED.search(question)), bool(_HOW_MANY.search(question)),
-                   bool(_MEASURED_Q.search(question)))
+                   bool(_MEASURED_Q.search(question)), measures.product(question) if measure == "version" else None)
 
 
 def _without(text: str, numbers: frozenset[str]) -> str:
@@ -149,6 +150,8 @@ def has_kind(text: str, asks: Asks) -> bool:
     """Whether text holds the kind of answer asked for, in the measure the question names if it names one; for a
     person, a name or role the question itself names does not count."""
     if asks.measure and not measures.written_in(text, asks.measure):
+        return False
+    if asks.product and not measures.versioned(text, asks.product):
         return False
     if asks.kind == "number":
         plain = _without(measures.REFERENCE.sub(" ", _STEP.sub(" ", text)), asks.numbers)

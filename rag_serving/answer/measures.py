@@ -43,7 +43,8 @@ _ASKED = MappingProxyType({
                           r"\bcurrent\s+(limit|rating|draw|consumption|capacity)\b|\bhow many amps\b", re.I),
     "resistance": re.compile(rf"{_VALUE}(input\s+|output\s+)?(impedance|resistance)\b", re.I),
     "bytes": re.compile(rf"{_VALUE}(ram|memory|disk space|free space|storage|file size|"
-                        r"size of [^?!]{0,30}?\bfiles?)\b|\bhow much (ram|memory|disk|space|storage)\b", re.I),
+                        r"size of [^?!]{0,30}?\bfiles?)\b|\bhow much (ram|memory|disk|space|storage)\b|"
+                        r"\bhow many\s+((kilo|mega|giga|tera)?bytes|[kmgt]i?b)\b", re.I),
     # "Which minimum version of OpenCV does AMC require?" is not answered by a list of the packages it requires, nor
     # "What is the minimum Python 3 version xasy needs?" by "it requires Python": a name or number may stand between
     # the words as well ("what's new in this version" asks for no number). "From which release on …" asks for one
@@ -82,6 +83,34 @@ NAMES = MappingProxyType({"email": "an email address", "web": "a web address", "
                           "money": "an amount of money", "span": "a length of time", "voltage": "a voltage",
                           "current": "a current", "resistance": "a resistance", "bytes": "a size in bytes",
                           "version": "a version number"})
+
+
+# Words before "version" that say which version, not whose: "the minimum version", "which release".
+_NOT_A_NAME = frozenset("minimum required oldest latest earliest newest first last current stable supported specific "
+                        "exact new same which what the a an this that its their my your our older recent released major "
+                        "minor compatible package software release lowest highest least most default".split())
+_RELEASE_NUMBER = re.compile(r"\d+(\.\d+)*")
+
+
+def product(question: str) -> str | None:
+    """Whose version the question asks for, lowercased, when it names it before "version" ("which Ghostscript
+    version", "the minimum Python 3 version"): a version of anything else does not answer it ("Files from versions 5
+    up to 12 of Stata" for "up to which SPSS version")."""
+    asked = _ASKED["version"].search(question)
+    if not asked or measure(question) != "version":
+        return None
+    named = re.findall(r"[\w.+-]+", asked.group(0))[:-1]
+    while named and _RELEASE_NUMBER.fullmatch(named[-1]):
+        named.pop()
+    return named[-1].lower() if named and named[-1].lower() not in _NOT_A_NAME else None
+
+
+def versioned(text: str, name: str) -> bool:
+    """Whether text gives a version of that product: its number after the name, at most three words between
+    ("Ghostscript version 9.56", "CLisp (2.29", "Bash-5.0"), or before it ("versions 5 up to 12 of Stata")."""
+    n = re.escape(name)
+    return bool(re.search(rf"\b{n}\b(?:[\s(,-]+[a-z]+){{0,3}}?[\s(-]*v?\d+(\.\d+)*|"
+                          rf"\d+(\.\d+)*(?:\s+[a-z]+){{0,3}}\s+(of|for)\s+{n}\b", text, re.I))
 
 
 def measure(question: str) -> str | None:

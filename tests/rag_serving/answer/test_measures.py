@@ -3,7 +3,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from rag_serving.answer.evidence import profile
-from rag_serving.answer.measures import NAMES, measure, written_in
+from rag_serving.answer.kinds import Asks, has_kind
+from rag_serving.answer.measures import NAMES, measure, product, versioned, written_in
 
 
 def test_a_question_names_the_measure_of_its_answer():
@@ -92,6 +93,8 @@ def test_a_technical_quantity_asked_for_by_name_is_answered_in_its_unit():
     assert measure("What is the maximum size of a mime.cache file?") == "bytes"
     assert written_in("A minimum storage capacity of 8GB is recommended.", "bytes")
     assert not written_in("There are two important requirements.", "bytes")
+    assert measure("How many gigabytes of disk space do I need to mirror the archive?") == "bytes"
+    assert not written_in("6.7 The software is available in several directory trees.", "bytes")
 
 
 def test_a_technical_word_that_is_not_the_value_asked_for_names_no_unit():
@@ -113,6 +116,28 @@ def test_a_version_asked_for_may_name_its_product_or_release_before_the_word_ver
     assert measure("What's new in this version?") is None  # the changes, not a number
     assert measure("From which release on do all 4ti2 commands accept --help?") == "version"
     assert measure("What is the release date of the next version?") is None
+
+
+def test_a_version_asked_for_by_its_products_name_belongs_to_that_product():
+    assert product("Up to which SPSS version can read.spss read .sav files?") == "spss"
+    assert product("What is the minimum Python 3 version needed to run xasy?") == "python"
+    assert product("which miktex version do i need at least?") == "miktex"
+    assert product("Which minimum version of OpenCV does AMC require?") is None  # named after "version"
+    assert product("Released at version 1.4, what version number should its update carry?") is None
+    assert versioned("Files from versions 5 up to 12 of Stata can be read.", "stata")
+    assert versioned("You will need GPL Ghostscript version 9.56 or later.", "ghostscript")
+    assert versioned("CLisp (2.29, 2.31 or greater) and Bash-5.0 work.", "clisp")
+    assert not versioned("Files from versions 5 up to 12 of Stata can be read.", "spss")
+    # The version after the semicolon is Autoconf's.
+    assert not versioned("Not all are implemented in Autoconf and/or Automake; but as of Autoconf 2.60 they are.",
+                         "automake")
+
+
+def test_a_quote_giving_another_products_version_does_not_hold_the_version_asked_for():
+    asked = "Up to which SPSS version can read.spss read files?"
+    stata = "Files from versions 5 up to 12 of Stata can be read and written by read.dta."
+    assert not has_kind(stata, Asks.of(asked, "any", "version"))
+    assert has_kind(stata, Asks.of("Up to which Stata version can read.dta read files?", "any", "version"))
 
 
 def test_a_cross_references_number_is_no_value_in_any_measure():
