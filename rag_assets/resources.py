@@ -136,6 +136,7 @@ class PipelineResource(ConfigurableResource):
     synonyms: str | None = D.synonyms
     mmr_lambda: float | None = D.mmr_lambda
     editions: bool = D.editions
+    contents_last: bool = D.contents_last
     rewrite: bool = D.rewrite
     parents: bool = D.parents
     generator: str = D.generator

@@ -73,6 +73,8 @@ class Settings(BaseModel):
                                          ge=0.0, le=1.0)
     editions: bool = env_field(D.editions, "RAG_EDITIONS",
                                "rank the edition a question names, else the newest, above other editions of its title")
+    contents_last: bool = env_field(D.contents_last, "RAG_CONTENTS_LAST",
+                                    "rank contents pages (titles and page numbers) below every other hit")
     rewrite: bool = env_field(D.rewrite, "RAG_REWRITE", "rewrite follow-ups into standalone questions (helper model)")
     parents: bool = env_field(D.parents, "RAG_PARENTS", "give the generator each hit's section, not the chunk")
     generator: Literal[GENERATORS] = env_field(D.generator, "RAG_GENERATOR", "what writes the answer")
@@ -141,6 +143,7 @@ class Settings(BaseModel):
             reranker=self.reranker, rerank_depth=self.rerank_depth, reranker_url=self.reranker_url,
             reranker_path=self.reranker_path, expand=self.expand,
             synonyms=str(self.synonyms) if self.synonyms else None, mmr_lambda=self.mmr_lambda, editions=self.editions,
+            contents_last=self.contents_last,
             rewrite=self.rewrite,
             parents=self.parents, generator=self.generator, selection=self.selection, model=self.model, generator_url=self.generator_url,
             max_answer_tokens=self.max_answer_tokens, helper_url=self.helper_url, helper_model=self.helper_model,

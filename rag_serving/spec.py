@@ -51,6 +51,8 @@ class PipelineSpec:
     mmr_lambda: float | None = None
     # An edition replaced by a newer one with the same title ranks just below it unless the question names its year.
     editions: bool = True
+    # A contents page lists the titles a question's words match, and answers none of them: it goes below the rest.
+    contents_last: bool = True
     rewrite: bool = False  # follow-ups rewritten into a standalone question by the helper model
     # Answer: the generator, its context and the gate in front of the user.
     parents: bool = False  # hand the generator each hit's section instead of the chunk
@@ -125,6 +127,8 @@ class PipelineSpec:
             parts.append(f"{self.reranker} reranker over {self.rerank_depth}")
         if self.mmr_lambda is not None:
             parts.append(f"MMR {self.mmr_lambda:g}")
+        if self.contents_last:
+            parts.append("contents pages last")
         if self.editions:
             parts.append("current editions first")
         chooser = f" ({self.selection} selection)" if self.generator == "extractive" else ""

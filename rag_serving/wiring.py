@@ -96,7 +96,8 @@ class Wiring:
         helper = self.helper(spec, generator)
         searcher = Searcher(retriever, SearchPlan(mode=spec.mode, sparse=spec.sparse, depth=spec.rerank_depth,
                                                   reranker=self.reranker(spec), expanders=self.expanders(spec, helper),
-                                                  mmr_lambda=spec.mmr_lambda, editions=spec.editions))
+                                                  mmr_lambda=spec.mmr_lambda, editions=spec.editions,
+                                                  contents_last=spec.contents_last))
         if spec.rewrite and helper is None:
             raise WiringError("rewriting needs a helper model: set RAG_HELPER_URL or a generative RAG_GENERATOR")
         answerer = Answerer(

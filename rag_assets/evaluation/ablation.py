@@ -21,6 +21,7 @@ ROUTING = "learned + grounding check, {answerability} routing ≥ {threshold:g}"
 FORMULA_THRESHOLD = 0.8
 FULL = "full pipeline as configured"
 EDITIONS = "learned + current editions first"
+CONTENTS = "learned + contents pages last"
 SELECTION = "learned routing + learned answer selection"
 GENERATIVE = "learned routing + generative answer ({model}, OpenAI-compatible)"
 # Per-question paired metrics and whether higher is better.
@@ -30,6 +31,7 @@ PAIRED_METRICS = {"ndcg@10": True, "hit@10": True, "mrr@10": True, "false_answer
 def naive(shipped: PipelineSpec) -> PipelineSpec:
     """Naive RAG as a variant of the shipped spec: dense top k, every draft shown, nothing else."""
     return shipped.replace(mode="dense", reranker="none", expand=(), synonyms=None, mmr_lambda=None, editions=False,
+                           contents_last=False,
                            selection="formula",
                            rewrite=False,
                            parents=False, routing=False, web_search="off", searxng_url=None)
@@ -54,6 +56,7 @@ def ablation_rows(shipped: PipelineSpec, *, answer: bool = True, synonyms: str |
         Row(LEARNED, learned, compare_to=HYBRID, answer=answer),
         Row("learned + MMR λ 0.7", learned.replace(mmr_lambda=0.7), compare_to=LEARNED, answer=answer),
         Row(EDITIONS, learned.replace(editions=True), compare_to=LEARNED, answer=answer),
+        Row(CONTENTS, learned.replace(contents_last=True), compare_to=LEARNED, answer=answer),
     ]
     if synonyms:
         rows.append(Row("learned + synonyms (YAML)", learned.replace(expand=("synonyms",), synonyms=synonyms),

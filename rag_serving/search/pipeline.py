@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 from opentelemetry import trace
 
+from rag_serving.search.contents import contents_last
 from rag_serving.search.editions import current_first, named
 from rag_serving.search.expansion import Expander
 from rag_serving.search.fusion import rrf
@@ -34,6 +35,7 @@ class SearchPlan:
     expanders: tuple[Expander, ...] = ()  # extra query variants, fused with the question's results by RRF
     mmr_lambda: float | None = None  # None: no maximal marginal relevance (off unless it measures a gain)
     editions: bool = False  # superseded editions just below their newer edition unless the question names their year
+    contents_last: bool = False  # contents pages below every other hit
 
 
 class Searcher:
@@ -90,6 +92,8 @@ class Searcher:
         if plan.mmr_lambda is not None and hits:
             with tracer.start_as_current_span("rag.mmr"):
                 hits = diversify(session, hits, k, plan.mmr_lambda)
+        if plan.contents_last:
+            hits = contents_last(hits)
         if plan.editions:
             hits = current_first(hits, named(query.text))
         return hits[:k]

@@ -25,8 +25,9 @@ def test_the_shipped_spec_is_hybrid_bm25_with_the_learned_reranker_and_learned_r
     assert (s.expand, s.mmr_lambda, s.editions, s.rewrite, s.parents, s.generator) == (
         (), None, True, False, False, "extractive")
     assert s.selection == "formula"
-    assert s.summary() == ("dense + bm25 (RRF), 50 per leg → learned reranker over 50 → current editions first → "
-                           "top 5 → extractive (formula selection) → learned routing ≥ 0.5")
+    assert s.contents_last
+    assert s.summary() == ("dense + bm25 (RRF), 50 per leg → learned reranker over 50 → contents pages last → "
+                           "current editions first → top 5 → extractive (formula selection) → learned routing ≥ 0.5")
 
 
 @pytest.mark.parametrize("changes, message", [

@@ -79,7 +79,8 @@ def test_each_row_is_measured_against_an_earlier_row_it_names():
     # Alternatives are measured against the pipeline without them, not stacked on each other.
     learned = "+ learned reranker (50 candidates)"
     assert {r.name for r in rows if r.compare_to == learned} == {
-        "learned + MMR λ 0.7", "learned + current editions first", "learned + synonyms (YAML)",
+        "learned + MMR λ 0.7", "learned + current editions first", "learned + contents pages last",
+        "learned + synonyms (YAML)",
         "learned + multi-query", "learned + HyDE", "learned + query rewriting", "learned + parent sections",
         "learned + grounding check, learned routing ≥ 0.5", "learned + grounding check, formula routing ≥ 0.8"}
     # The learned answer selector is measured on top of routing, where what is shown depends on the quote.
@@ -106,7 +107,7 @@ def test_public_sets_get_retrieval_rows_only_and_no_model_rows_without_a_helper(
     assert [r.name for r in rows] == ["naive: dense top-10", "+ BM25 hybrid (RRF)",
                                       "+ late interaction MaxSim (100 candidates)", "+ learned reranker (50 candidates)",
                                       "learned + MMR λ 0.7", "learned + current editions first",
-                                      "full pipeline as configured"]
+                                      "learned + contents pages last", "full pipeline as configured"]
     assert not any(r.answer for r in rows)
 
 

@@ -72,7 +72,7 @@ def test_maxsim_reranker_reads_stored_vectors_and_orders_the_searchers_candidate
     tenant = Tenant("acme", ("hq",))
     question = "How long is parental leave?"
     plain = wiring.pipeline(PipelineSpec(reranker="none")).search(tenant, question, k=20)
-    pipeline = wiring.pipeline(PipelineSpec(reranker="maxsim", rerank_depth=20, editions=False))
+    pipeline = wiring.pipeline(PipelineSpec(reranker="maxsim", rerank_depth=20, editions=False, contents_last=False))
     reranker = pipeline.searcher.plan.reranker
     reranked = pipeline.search(tenant, question, k=20)
     assert {h.chunk_id for h in reranked} == {h.chunk_id for h in plain}

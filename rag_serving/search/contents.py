@@ -1,0 +1,32 @@
+"""Contents pages: section titles and their page numbers, which share a question's words without answering it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from rag_serving.search.hits import Hit
+
+# A contents entry ends in its page number after a leader: dots as printed, " ... " as ingest writes them, or a run of
+# spaces (a chapter's line in many LaTeX contents, "5   Sound        49"). Spaces alone also end a table's row, so a
+# chunk needs leaders among its entries to read as contents.
+_LEADER = re.compile(r"(?:\.\s*){3,}\s*[0-9ivxlc]{1,5}\s*$|\s\.\.\.\s*[0-9ivxlc]{1,5}\s*$", re.I)
+_SPACED = re.compile(r"\S\s{3,}[0-9ivxlc]{1,5}\s*$", re.I)
+MIN_LEADERS = 3
+MIN_ENTRIES = 5
+SHARE = 0.5
+
+
+def reads_as_contents(body: str) -> bool:
+    """Whether a chunk is mostly contents entries ("4.5 Can I use Debian packages on my Red Hat system? ... 14")."""
+    lines = [line for line in body.split("\n") if line.strip()]
+    leaders = sum(1 for line in lines if _LEADER.search(line))
+    entries = leaders + sum(1 for line in lines if not _LEADER.search(line) and _SPACED.search(line))
+    return leaders >= MIN_LEADERS and entries >= MIN_ENTRIES and entries >= SHARE * len(lines)
+
+
+def contents_last(hits: Sequence[Hit]) -> list[Hit]:
+    """The hits with contents pages moved below every other hit, each group in its order. An FAQ's contents page
+    repeats its questions word for word and outranked the answers it points to."""
+    contents = [reads_as_contents(h.body) for h in hits]
+    return [h for h, c in zip(hits, contents) if not c] + [h for h, c in zip(hits, contents) if c]
