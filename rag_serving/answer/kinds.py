@@ -89,10 +89,11 @@ def kind_of(question: str) -> AnswerKind:
 
 _NUMERAL = re.compile(r"\b\w*\d\w*\b")
 # A physical measure is written in digits: "two mini frame icons" and "two Piezo buzzers" count things, they give no
-# size or frequency. "How far in advance" and "how big is the team" are answered in words as often.
+# size or frequency; nor does "more than one Debian machine" give a port. "How far in advance" and "how big is the
+# team" are answered in words as often.
 _MEASURED_Q = re.compile(r"\bhow (wide|tall|high|deep|thick|heavy)\b|\b(what|which)(['’]s|\s+(is|are|was|were))?\s+"
                          r"((the|a|an|its|their)\s+)?([\w()'’-]+\s+){0,3}?(frequency|temperature|speed|weight|width|"
-                         r"height|depth|pressure|distance|size|voltage)\b", re.I)
+                         r"height|depth|pressure|distance|size|voltage|port)\b", re.I)
 _CARDINAL = re.compile(rf"\b({measures.CARDINALS}|thousand|million)\b", re.I)
 _HOW_MANY = re.compile(r"\bhow many\b", re.I)
 # A step's own number counts nothing: "1.If your FreedomBox is behind a router, …" names no port.

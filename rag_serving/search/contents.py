@@ -15,14 +15,21 @@ _SPACED = re.compile(r"\S\s{3,}[0-9ivxlc]{1,5}\s*$", re.I)
 MIN_LEADERS = 3
 MIN_ENTRIES = 5
 SHARE = 0.5
+# A title page's chunk runs on into the contents ("This manual is for GNU Libtasn1 (version 4.19.0, …)" above
+# "1 Introduction ... 1"): the words outside the entries say something, and the chunk is no contents page.
+PROSE_SHARE = 0.4
 
 
 def reads_as_contents(body: str) -> bool:
     """Whether a chunk is mostly contents entries ("4.5 Can I use Debian packages on my Red Hat system? ... 14")."""
     lines = [line for line in body.split("\n") if line.strip()]
-    leaders = sum(1 for line in lines if _LEADER.search(line))
-    entries = leaders + sum(1 for line in lines if not _LEADER.search(line) and _SPACED.search(line))
-    return leaders >= MIN_LEADERS and entries >= MIN_ENTRIES and entries >= SHARE * len(lines)
+    leaders = [line for line in lines if _LEADER.search(line)]
+    entries = leaders + [line for line in lines if not _LEADER.search(line) and _SPACED.search(line)]
+    if len(leaders) < MIN_LEADERS or len(entries) < MIN_ENTRIES or len(entries) < SHARE * len(lines):
+        return False
+    words = sum(len(line.split()) for line in lines)
+    prose = words - sum(len(line.split()) for line in entries)
+    return prose < PROSE_SHARE * words
 
 
 def contents_last(hits: Sequence[Hit]) -> list[Hit]:

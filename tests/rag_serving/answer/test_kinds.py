@@ -59,6 +59,9 @@ def test_a_physical_measure_is_written_in_digits_not_in_number_words():
     beats = "Study the beats produced by two Piezo buzzers excited by two nearby frequencies."
     assert not holds(beats, "number", asked)
     assert holds("The buzzer is loudest at about 3500 Hz.", "number", asked)
+    asked = "Which TCP port does apt-cacher listen on by default?"
+    assert not holds("If you have more than one Debian machine, use apt-cacher.", "number", asked)
+    assert holds("apt-cacher listens on port 3142.", "number", asked)
     # "How far in advance" is answered in words as often, and how many is a count.
     assert holds("Book at least two weeks ahead.", "number", "How far in advance do I book?")
     assert holds("Two silicon diodes come with it.", "number", "How many diodes come with it?")

@@ -21,6 +21,13 @@ def test_a_page_of_titles_and_page_numbers_reads_as_contents():
     assert reads_as_contents(CONTENTS)
 
 
+def test_a_title_page_running_on_into_the_contents_is_no_contents_page():
+    title = ("This manual is for GNU Libtasn1 (version 4.19.0, 18 August 2022), which is a library for Abstract Syntax "
+             "Notation One (ASN.1) and Distinguished Encoding Rules (DER) manipulation. Permission is granted to "
+             "copy, distribute and modify this document under the terms of the GNU Free Documentation License.")
+    assert not reads_as_contents(f"{title}\n{CONTENTS}")
+
+
 def test_prose_and_a_table_whose_rows_end_in_numbers_do_not():
     prose = "Remote work is allowed up to 3 days a week ... 7 of 10 staff use it.\nAsk your manager first."
     table = "\n".join(f"X200-SNS-1{n}    Suction transducer      {n}" for n in range(8))
