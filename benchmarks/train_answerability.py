@@ -1,10 +1,13 @@
 """Train learned answerability and answer selection on SQuAD 2.0 train and the golden dev split (never SQuAD dev,
 MMLongBench or golden held-out), report each leave-one-collection-out against its hand-set formula, write both
-artefacts."""
+artefacts. `--written DIR …` adds the written question sets (benchmarks/questions/DIR, ingested in the configured
+database as each header says) as a third source and reports answerability on each set by a model that never saw it;
+`--report-only` writes no artefact."""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import time
@@ -14,9 +17,11 @@ import numpy as np
 from psycopg.conninfo import make_conninfo
 
 from rag_assets.evaluation import answerability as at
+from rag_assets.evaluation import sources
 from rag_assets.evaluation import training as rt
-from rag_assets.evaluation.golden import load_golden
+from rag_assets.evaluation.golden import GoldenError, load_golden
 from rag_assets.evaluation.provenance import git_commit
+from rag_assets.settings import load_settings
 from rag_serving.answer import selection
 from rag_serving.answer.answerability import FEATURES, LearnedAnswerability
 from rag_serving.answer.vectors import SentenceVectors
@@ -30,6 +35,7 @@ from .common import BENCH_DATA, recorded
 from .train_reranker import GOLDEN, golden_database
 
 FORMULA = FEATURES.index("formula")
+QUESTIONS = Path(__file__).resolve().parent / "questions"
 
 
 def collect(embedder) -> list[at.Example]:
@@ -50,9 +56,59 @@ def collect(embedder) -> list[at.Example]:
     return examples + golden
 
 
+def written_examples(embedder, names: list[str]) -> list[at.Example]:
+    """Each written set's cases through the shipped search and evidence on the live database, one group per set."""
+    out = []
+    for name in names:
+        try:
+            source = sources.golden(load_settings(), QUESTIONS / name, "dev")
+        except GoldenError as exc:
+            raise SystemExit(f"{name}: {exc} (ingest it as benchmarks/questions/{name}'s header says)") from exc
+        try:
+            pipeline = Wiring(source.database, embedder).pipeline(DEFAULT_SPEC.replace(threshold=0.0,
+                                                                                        answerability="formula"))
+            found = at.golden_examples(pipeline, source.cases, source="written")
+        finally:
+            source.close()
+        out += [dataclasses.replace(e, group=name) for e in found]
+        print(f"written/{name}: {len(found)} examples, {sum(e.label for e in found)} positive")
+    return out
+
+
 def collection(e: at.Example) -> str:
-    """A SQuAD article, or golden dev as a whole: what leave-one-collection-out holds out."""
-    return e.group if e.source == "squad2-train" else e.source
+    """A SQuAD article, a written set, or golden dev as a whole: what leave-one-collection-out holds out."""
+    return e.group if e.source in ("squad2-train", "written") else e.source
+
+
+def written_report(base: list[at.Example], written: list[at.Example]) -> dict:
+    """Per written set: AUC of the formula, of the shipped recipe (SQuAD 2.0 train and golden dev, no written set)
+    and of a model trained on those and every other written set; then all sets pooled, with the share of
+    negatives at or above 0.5 (would be answered) and of positives below it (refused), the formula at 0.8."""
+    without = rt.fit_weighted(at.boosted, *_xyw(base))
+    names = sorted({e.group for e in written})
+    scores: dict[str, list] = {"formula": [], "without_written": [], "with_other_written": []}
+    labels, out = [], {}
+    for name in names:
+        test = [e for e in written if e.group == name]
+        x = np.vstack([e.row for e in test])
+        y = [e.label for e in test]
+        loco = rt.fit_weighted(at.boosted, *_xyw(base + [e for e in written if e.group != name]))
+        found = {"formula": x[:, FORMULA], "without_written": without.predict_proba(x)[:, 1],
+                 "with_other_written": loco.predict_proba(x)[:, 1]}
+        out[name] = {"examples": len(y), "positives": int(sum(y)), **{f"auc_{k}": at.auc(y, v) for k, v in found.items()}}
+        for k, v in found.items():
+            scores[k] += list(v)
+        labels += y
+    y = np.array(labels)
+    out["pooled"] = {k: {"auc": at.auc(list(y), v), "negatives_answered": round(float(np.mean(
+        np.array(v)[y == 0] >= (0.8 if k == "formula" else 0.5))), 3), "positives_refused": round(float(np.mean(
+        np.array(v)[y == 1] < (0.8 if k == "formula" else 0.5))), 3)} for k, v in scores.items()}
+    return out
+
+
+def _xyw(examples: list[at.Example]):
+    x, y, _, w = at.design(examples)
+    return x, y, w
 
 
 def report(examples: list[at.Example]) -> dict:
@@ -75,10 +131,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=shipped(LearnedAnswerability.stem))
     parser.add_argument("--selection-out", type=Path, default=shipped(selection.LearnedSelection.stem))
+    parser.add_argument("--written", nargs="+", default=[], metavar="DIR",
+                        help="written question sets (benchmarks/questions/DIR) to train on and report by")
+    parser.add_argument("--report-only", action="store_true", help="print the reports, write no artefact")
     args = parser.parse_args()
     embedder = get_embedder("minilm")
     commit = git_commit()  # before the first artefact is written: the second would call the tree dirty
-    examples = collect(embedder)
+    base = collect(embedder)
+    written = written_examples(embedder, args.written)
+    if written:
+        print(json.dumps({"written_sets_one_left_out": written_report(base, written)}, indent=1))
+    examples = base + written
+    if args.report_only:
+        return
     metrics = {"leave_one_collection_out": report(examples)}
     print(json.dumps(metrics, indent=1))
     x, y, _, w = at.design(examples)
