@@ -95,7 +95,8 @@ def written_report(base: list[at.Example], written: list[at.Example]) -> dict:
         loco = rt.fit_weighted(at.boosted, *_xyw(base + [e for e in written if e.group != name]))
         found = {"formula": x[:, FORMULA], "without_written": without.predict_proba(x)[:, 1],
                  "with_other_written": loco.predict_proba(x)[:, 1]}
-        out[name] = {"examples": len(y), "positives": int(sum(y)), **{f"auc_{k}": at.auc(y, v) for k, v in found.items()}}
+        out[name] = {"examples": len(y), "positives": int(sum(y)),
+                     **{f"auc_{k}": at.auc(y, v) for k, v in found.items()}}
         for k, v in found.items():
             scores[k] += list(v)
         labels += y

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
+
+# A result file's name after its date: the command's words, cut with a digest of the rest past this length.
+SLUG_MAX = 120
 
 
 def rate_cell(row: dict, name: str) -> str:
@@ -67,7 +71,10 @@ def save_result(name: str, body: str, command: str, folder: Path | None = None, 
     folder.mkdir(parents=True, exist_ok=True)
     now = dt.datetime.now(dt.timezone.utc)
     today = now.date().isoformat()
-    path = folder / f"{today}-{re.sub(r'[^a-z0-9]+', '-', name.lower()).strip('-')}.md"
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    if len(slug) > SLUG_MAX:  # a command naming many sets would exceed the file system's 255 bytes a name
+        slug = f"{slug[:SLUG_MAX - 9].rstrip('-')}-{hashlib.sha256(slug.encode()).hexdigest()[:8]}"
+    path = folder / f"{today}-{slug}.md"
     run = f"## Run at {now:%H:%M:%S} UTC\n\n- commit: {commit or git_commit()}\n\n{body.rstrip()}\n"
     if path.exists():
         with path.open("a", encoding="utf-8") as out:

@@ -26,3 +26,13 @@ def test_another_command_gets_its_own_file(tmp_path):
     b = save_result("latency --sizes 20", "p95 of 20", "python -m benchmarks.latency --sizes 20", tmp_path, commit="a")
     assert a != b and "p95 of 20" not in a.read_text(encoding="utf-8")
     assert b.read_text(encoding="utf-8").count("## Run at") == 1
+
+
+def test_a_command_naming_many_sets_gets_a_short_file_name_of_its_own(tmp_path):
+    many = "train_answerability --written " + " ".join(f"set{n:02d}-with-a-long-name" for n in range(30))
+    other = many.replace("set29", "set30")
+    a = save_result(many, "auc 0.826", "python -m benchmarks.train_answerability", tmp_path, commit="a")
+    b = save_result(other, "auc 0.830", "python -m benchmarks.train_answerability", tmp_path, commit="a")
+    again = save_result(many, "auc 0.827", "python -m benchmarks.train_answerability", tmp_path, commit="a")
+    assert len(a.name) <= 140 and a != b and again == a
+    assert again.read_text(encoding="utf-8").count("## Run at") == 2
