@@ -88,8 +88,12 @@ def printed_number(removed: list[str]) -> str | None:
     return None
 
 
-def _first_line(text: str) -> int | None:
-    return next((i for i, line in enumerate(text.split("\n")) if line.strip()), None)
+def _first_line(lines: list[str]) -> int | None:
+    return next((i for i, line in enumerate(lines) if line.strip()), None)
+
+
+def _marked(line: str) -> bool:
+    return bool(_CHAPTER_MARK.match(line) or _SECTION_MARK.match(line))
 
 
 def strip_running_marks(pages: list[str]) -> list[str]:
@@ -97,16 +101,16 @@ def strip_running_marks(pages: list[str]) -> list[str]:
     pages, each chapter's on two pages or more on average (a chapter's own heading prints it on one), and the section
     marks ("1.2. Brief tutorial") of the same heads. A document that prints no chapter mark loses no line: its
     numbered headings ("2.10. Storing the MIME type") may well open a page."""
-    firsts = [(lines, i) for lines in (p.split("\n") for p in pages) if (i := _first_line("\n".join(lines))) is not None]
-    chapters = [m.group(1).lower() for lines, i in firsts if (m := _CHAPTER_MARK.match(lines[i]))]
-    marked = sum(1 for lines, i in firsts if _CHAPTER_MARK.match(lines[i]) or _SECTION_MARK.match(lines[i]))
+    firsts = [lines[i] for lines in (p.split("\n") for p in pages) if (i := _first_line(lines)) is not None]
+    chapters = [m.group(1).lower() for line in firsts if (m := _CHAPTER_MARK.match(line))]
+    marked = sum(1 for line in firsts if _marked(line))
     if len(chapters) < MIN_PAGES or len(chapters) < 2 * len(set(chapters)) or marked < SHARE * len(firsts):
         return list(pages)
     out = []
     for text in pages:
         lines = text.split("\n")
-        i = _first_line(text)
-        if i is not None and (_CHAPTER_MARK.match(lines[i]) or _SECTION_MARK.match(lines[i])):
+        i = _first_line(lines)
+        if i is not None and _marked(lines[i]):
             text = "\n".join(lines[:i] + lines[i + 1:]).strip("\n")
         out.append(text)
     return out

@@ -23,9 +23,9 @@ PROSE_SHARE = 0.4
 def reads_as_contents(body: str) -> bool:
     """Whether a chunk is mostly contents entries ("4.5 Can I use Debian packages on my Red Hat system? ... 14")."""
     lines = [line for line in body.split("\n") if line.strip()]
-    leaders = [line for line in lines if _LEADER.search(line)]
-    entries = leaders + [line for line in lines if not _LEADER.search(line) and _SPACED.search(line)]
-    if len(leaders) < MIN_LEADERS or len(entries) < MIN_ENTRIES or len(entries) < SHARE * len(lines):
+    led = [bool(_LEADER.search(line)) for line in lines]  # each line read once: this runs on every hit of a query
+    entries = [line for line, lead in zip(lines, led) if lead or _SPACED.search(line)]
+    if sum(led) < MIN_LEADERS or len(entries) < MIN_ENTRIES or len(entries) < SHARE * len(lines):
         return False
     words = sum(len(line.split()) for line in lines)
     prose = words - sum(len(line.split()) for line in entries)
