@@ -107,6 +107,37 @@ def written_report(base: list[at.Example], written: list[at.Example]) -> dict:
     return out
 
 
+def written_selection_report(base: list[at.Example], written: list[at.Example]) -> dict:
+    """Per written set and pooled: how often the top sentence holds the answer by the hand-set score, by the shipped
+    recipe's selector and by one trained on those and every other written set."""
+    from rag_serving.answer.selection import FEATURES as SENTENCE_FEATURES
+
+    without = rt.fit_weighted(at.boosted, *_sentence_xyw(base))
+    held: dict[str, float] = {"formula": 0.0, "without_written": 0.0, "with_other_written": 0.0}
+    out, questions = {}, 0
+    for name in sorted({e.group for e in written}):
+        test = [e for e in written if e.group == name and e.sentences is not None]
+        if not test:
+            continue
+        x, _, _, owner = at.sentence_design(test)
+        loco = rt.fit_weighted(at.boosted, *_sentence_xyw(base + [e for e in written if e.group != name]))
+        found = {"formula": x[:, SENTENCE_FEATURES.index("score")], "without_written": without.predict_proba(x)[:, 1],
+                 "with_other_written": loco.predict_proba(x)[:, 1]}
+        out[name] = {"questions": len(test)}
+        questions += len(test)
+        for k, v in found.items():
+            share = at.top1_holds(test, v, owner)["written"]
+            held[k] += share * len(test)
+            out[name][f"top1_{k}"] = share
+    out["pooled"] = {"questions": questions, **{f"top1_{k}": round(v / questions, 3) for k, v in held.items()}}
+    return out
+
+
+def _sentence_xyw(examples: list[at.Example]):
+    x, y, w, _ = at.sentence_design(examples)
+    return x, y, w
+
+
 def _xyw(examples: list[at.Example]):
     x, y, _, w = at.design(examples)
     return x, y, w
@@ -142,6 +173,7 @@ def main() -> None:
     written = written_examples(embedder, args.written)
     if written:
         print(json.dumps({"written_sets_one_left_out": written_report(base, written)}, indent=1))
+        print(json.dumps({"written_sets_selection_one_left_out": written_selection_report(base, written)}, indent=1))
     examples = base + written
     if args.report_only:
         return

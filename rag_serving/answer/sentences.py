@@ -18,6 +18,8 @@ ROW_SEPARATOR = " | "
 HEADING_WORDS = 6
 # Ingest writes a contents page's dot leaders as this ("2.4 Remote Work ... 7").
 LEADER = " ... "
+# What ends a contents entry: dots as printed or as ingest writes them, then a page number, arabic or roman.
+DOT_LEADER_PAGE = r"(?:\.\s*){3,}\s*[0-9ivxlc]{1,5}\s*$"
 # A subsection's number ("3.1 Invoking asn1Parser", "2.10. Storing the MIME type …", "5.13. /var/run : Run-time
 # variable data") marks a heading even when its paragraph opens in lower case ("asn1Parser reads …"); a single number
 # does not ("10 days of leave are\ngranted …"), nor one before a lower-case word or a sign ("2.5 % of pay"). So does a

@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from rag_serving.answer.sentences import DOT_LEADER_PAGE
 from rag_serving.search.hits import Hit
 
 # A contents entry ends in its page number after a leader: dots as printed, " ... " as ingest writes them, or a run of
 # spaces (a chapter's line in many LaTeX contents, "5   Sound        49"). Spaces alone also end a table's row, so a
 # chunk needs leaders among its entries to read as contents.
-_LEADER = re.compile(r"(?:\.\s*){3,}\s*[0-9ivxlc]{1,5}\s*$|\s\.\.\.\s*[0-9ivxlc]{1,5}\s*$", re.I)
+_LEADER = re.compile(DOT_LEADER_PAGE, re.I)
 _SPACED = re.compile(r"\S\s{3,}[0-9ivxlc]{1,5}\s*$", re.I)
 MIN_LEADERS = 3
 MIN_ENTRIES = 5
