@@ -15,9 +15,8 @@ from rag_assets.ingest.runner import ingest_targets
 from rag_assets.ingest.targets import Target
 from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 from rag_serving.models.embedders import get_embedder
-from rag_serving.store import bootstrap as db
 
-from .common import BENCH_DATA, bench_database, legs, pipeline, recorded
+from .common import BENCH_DATA, bench_database, legs, live_current, pipeline, recorded
 
 # Naive baselines from ../shared/bench/README.md (~200-word pypdf windows, top 10 within the document).
 BASELINE = {"dense": (0.353, 0.619, 0.746, 0.468), "bm25": (0.397, 0.639, 0.730, 0.498), "rrf": (0.425, 0.687, 0.782, 0.541)}
@@ -25,12 +24,12 @@ BASELINE = {"dense": (0.353, 0.619, 0.746, 0.468), "bm25": (0.397, 0.639, 0.730,
 
 def ensure_ingested(url: str) -> None:
     docs = sorted((BENCH_DATA / "mmlongbench" / "documents").glob("*.pdf"))
-    with db.connect(url) as conn:
-        live = conn.execute("SELECT count(*) AS n FROM documents WHERE status = 'live'").fetchone()["n"]
+    chunker = ChunkerResource()
+    live = live_current(url, chunker)
     if live >= len(docs) - 1:
-        print(f"{live} documents already live; reusing them")
+        print(f"{live} documents already live and read by this pipeline version; reusing them")
         return
-    resources = {"database": PostgresResource(url=url), "tokenizer": TokenizerResource(), "chunker": ChunkerResource(),
+    resources = {"database": PostgresResource(url=url), "tokenizer": TokenizerResource(), "chunker": chunker,
                  "ocr": OcrResource(enabled=True), "embedder": EmbedderResource(name="minilm")}
     t0 = time.perf_counter()
     batch = ingest_targets([Target(p, "bench", "mmlongbench", p.name) for p in docs], url=url, resources=resources,
