@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from opentelemetry import trace
 from psycopg import sql
@@ -91,16 +89,7 @@ class Retriever:
                 ranked = session.execute(statement, params).fetchall()
         if exact:  # later statements of this request's session use the index again
             session.execute("SET LOCAL enable_indexscan = on")
-        hits = hydrate(session, ranked, mode)
-        return (sorted(hits, key=fused_order) if mode == "hybrid" else hits)[:k]
-
-
-def fused_order(hit: Hit) -> tuple:
-    """hybrid.sql's order (fused score, best rank, dense rank), then the later edition of identical chunks, then the id:
-    the rows tied at its cut come back with it, so the cut is made here."""
-    ranks = [r for r in (hit.dense_rank, hit.sparse_rank) if r is not None]
-    return (-hit.score, min(ranks, default=math.inf), math.inf if hit.dense_rank is None else hit.dense_rank,
-            math.inf if hit.published_on is None else -hit.published_on.toordinal(), hit.chunk_id)
+        return hydrate(session, ranked, mode)[:k]
 
 
 def hydrate(session: Session, ranked: list[dict], mode: Mode) -> list[Hit]:
