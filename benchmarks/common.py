@@ -12,7 +12,6 @@ from psycopg.conninfo import make_conninfo
 
 from rag_assets.evaluation.beir import scratch_database
 from rag_assets.settings import load_settings
-from rag_serving.models.tokenization import load_tokenizer
 from rag_serving.spec import PipelineSpec
 from rag_serving.store.bootstrap import bootstrap
 from rag_serving.store.sessions import APP_ROLE, Database
@@ -24,15 +23,6 @@ BENCH_DATA = Path(os.environ.get("RAG_BENCH_DATA", Path(__file__).resolve().pare
 def bench_database(name: str, *, fresh: bool) -> str:
     """URL of a migrated database `name` on the configured server (embedded unless RAG_DATABASE_URL)."""
     return scratch_database(bootstrap(load_settings()), name, fresh=fresh)
-
-
-def live_current(url: str, chunker) -> int:
-    """Documents live in url and read by today's pipeline (version, chunking, tokenizer): what a benchmark may reuse.
-    One read by an older version measures older code, so a version bump re-ingests."""
-    digest = chunker.digest(load_tokenizer())
-    with psycopg.connect(url) as conn:
-        return conn.execute("SELECT count(*) FROM documents WHERE status = 'live' AND pipeline_digest = %s",
-                            (digest,)).fetchone()[0]
 
 
 def drop_database(name: str) -> None:

@@ -17,19 +17,19 @@ from rag_assets.ingest.targets import Target
 from rag_assets.resources import ChunkerResource, EmbedderResource, OcrResource, PostgresResource, TokenizerResource
 from rag_serving.models.embedders import get_embedder
 
-from .common import BENCH_DATA, bench_database, legs, live_current, pipeline, recorded
+from .common import BENCH_DATA, bench_database, legs, pipeline, recorded
 
 
 def ensure_ingested(url: str) -> tuple[list[dict], list]:
-    """The subset's paragraphs as documents in url (once; kept between runs), and its questions."""
+    """The subset's paragraphs as documents in url, and its questions: the asset graph skips a paragraph live as this
+    pipeline version read it, and re-reads the rest."""
     documents, cases = load_squad2(BENCH_DATA / "squad2-subset" / "dev-v2.0.subset.json")
-    chunker = ChunkerResource()
-    if live_current(url, chunker) < len(documents):
-        folder = Path(tempfile.mkdtemp(prefix="rag-squad-"))
+    resources = {"database": PostgresResource(url=url), "tokenizer": TokenizerResource(), "chunker": ChunkerResource(),
+                 "ocr": OcrResource(enabled=False), "embedder": EmbedderResource(name="minilm")}
+    with tempfile.TemporaryDirectory(prefix="rag-squad-") as tmp:
+        folder = Path(tmp)
         for d in documents:
             (folder / d["source_path"]).write_text(d["text"], encoding="utf-8")
-        resources = {"database": PostgresResource(url=url), "tokenizer": TokenizerResource(), "chunker": chunker,
-                     "ocr": OcrResource(enabled=False), "embedder": EmbedderResource(name="minilm")}
         targets = [Target(folder / d["source_path"], "bench", "squad2", d["source_path"]) for d in documents]
         ingest_targets(targets, url=url, resources=resources, instance=DagsterInstance.ephemeral())
     return documents, cases

@@ -113,7 +113,7 @@ def written_selection_report(base: list[at.Example], written: list[at.Example]) 
     from rag_serving.answer.selection import FEATURES as SENTENCE_FEATURES
 
     without = rt.fit_weighted(at.boosted, *_sentence_xyw(base))
-    held: dict[str, float] = {"formula": 0.0, "without_written": 0.0, "with_other_written": 0.0}
+    held: dict[str, int] = {"formula": 0, "without_written": 0, "with_other_written": 0}  # questions whose top holds
     out, questions = {}, 0
     for name in sorted({e.group for e in written}):
         test = [e for e in written if e.group == name and e.sentences is not None]
@@ -127,7 +127,7 @@ def written_selection_report(base: list[at.Example], written: list[at.Example]) 
         questions += len(test)
         for k, v in found.items():
             share = at.top1_holds(test, v, owner)["written"]
-            held[k] += share * len(test)
+            held[k] += round(share * len(test))  # a share of at most a few dozen questions, to 3 places: exact
             out[name][f"top1_{k}"] = share
     out["pooled"] = {"questions": questions, **{f"top1_{k}": round(v / questions, 3) for k, v in held.items()}}
     return out
