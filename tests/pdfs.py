@@ -1,4 +1,5 @@
-"""Small PDFs the tests build themselves: labelled pages, outlines, image-only pages, encryption, unspaced words."""
+"""Small PDFs the tests build themselves: labelled pages, outlines, image-only and stamped pages, encryption, unspaced
+words."""
 
 from __future__ import annotations
 
@@ -68,6 +69,30 @@ def pdf_with_image_page(text_before: str, image_lines: list[str], *more_images: 
         c.showPage()
     c.save()
     return buf.getvalue()
+
+
+def pdf_with_stamped_picture(picture: Image.Image, stamp: str) -> bytes:
+    """One page: a picture covering it, under a one-line text layer, as a court's filing system stamps a scan."""
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=letter)
+    png = io.BytesIO()
+    picture.save(png, format="PNG")
+    png.seek(0)
+    c.drawImage(ImageReader(png), 0, 0, width=letter[0], height=letter[1])
+    c.setFont("Helvetica", 8)
+    c.drawString(72, 770, stamp)
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def photograph(seed: int = 7) -> Image.Image:
+    """A picture holding no text: smooth blotches of grey, as a photograph's."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    coarse = rng.integers(0, 256, (22, 17), dtype=np.uint8)
+    return Image.fromarray(coarse, "L").resize((1700, 2200), Image.Resampling.BICUBIC)
 
 
 def encrypted(pdf: bytes, user_password: str) -> bytes:

@@ -15,6 +15,7 @@ from pypdf import PdfReader
 from pypdf.errors import DependencyError, FileNotDecryptedError, LimitReachedError, PdfReadError
 
 from rag_assets.ingest.furniture import printed_labels, strip_furniture
+from rag_assets.ingest.layers import WORDY, image_cover, ocr_reason, readable, wordy_share
 from rag_assets.ingest.pagetext import normalize_page_text, page_text
 from rag_assets.ingest.spacing import pdfium_texts, restore_spacing
 
@@ -84,10 +85,14 @@ class ExtractedPage:
     label: str  # printed page label
     text: str
     has_text_layer: bool
-    needs_ocr: bool = False
+    ocr_reason: str | None = None  # why the page is read from its picture (`layers.ocr_reason`)
     ocr: bool = False
     unreadable: bool = False
     respaced: bool = False  # words pypdf ran together were set apart (`spacing.restore_spacing`)
+
+    @property
+    def needs_ocr(self) -> bool:
+        return self.ocr_reason is not None
 
 
 @dataclass(frozen=True)
@@ -207,6 +212,7 @@ def read_pdf(file_name: str, data: bytes, progress: Callable[[int, int], None] |
     pages: list[ExtractedPage] = []
     warnings: list[str] = []
     references = pdfium_texts(data, count)
+    covers = image_cover(data, count)
     for i, page in enumerate(reader.pages, start=1):
         try:
             read = page_text(page).replace("\x00", "")  # PostgreSQL text cannot hold NUL
@@ -225,7 +231,7 @@ def read_pdf(file_name: str, data: bytes, progress: Callable[[int, int], None] |
                 label=labels[i - 1],
                 text=text,
                 has_text_layer=has_text,
-                needs_ocr=not has_text and _has_images(page),
+                ocr_reason=ocr_reason(text, _has_images(page), covers[i - 1] if covers else 0.0),
                 respaced=text != read,
             )
         )
@@ -291,7 +297,9 @@ def ocr_pages(file_name: str, data: bytes, page_indices: list[int], language: st
                 src,
                 out,
                 pages=",".join(str(i) for i in page_indices),
-                skip_text=True,  # never re-OCR a page that already has text
+                # Only pages whose text layer cannot be trusted are asked for (`layers.ocr_reason`): a stamp over a
+                # scan or glyph names are read again from the page's picture, as an empty layer is.
+                force_ocr=True,
                 output_type="pdf",  # no PDF/A conversion: we only read the text layer back
                 optimize=0,
                 language=[language],
@@ -337,21 +345,25 @@ def _strip_furniture(doc: ExtractedDocument) -> None:
 
 
 def _ocr(file_name: str, data: bytes, doc: ExtractedDocument, ocr_enabled: bool, jobs: int) -> None:
-    todo = [p.index for p in doc.pages if p.needs_ocr]
+    todo = [p for p in doc.pages if p.needs_ocr]
     if not todo:
         return
     if not ocr_enabled or not ocr_available():
         reason = "OCR is disabled (RAG_OCR=0)" if not ocr_enabled else "OCR is unavailable (install tesseract-ocr)"
-        for p in doc.pages:
-            if p.needs_ocr:
-                p.unreadable = True
-                doc.warnings.append(f"{file_name}: page {p.index} (label {p.label}) has no text layer and {reason}; recorded as unreadable")
+        for p in todo:
+            where = f"{file_name}: page {p.index} (label {p.label}) {p.ocr_reason} and {reason}"
+            if readable(p.text):
+                doc.warnings.append(f"{where}; only its text layer is kept")
+            else:
+                p.text, p.unreadable = "", True
+                doc.warnings.append(f"{where}; recorded as unreadable")
         return
-    texts = ocr_pages(file_name, data, todo, jobs=jobs)
-    for p in doc.pages:
-        if p.index in texts:
-            p.text = texts[p.index]
-            p.ocr = True
-            if not p.text.strip():
-                p.unreadable = True
-                doc.warnings.append(f"{file_name}: page {p.index} (label {p.label}) has no text layer and OCR found no text")
+    texts = ocr_pages(file_name, data, [p.index for p in todo], jobs=jobs)
+    for p in todo:
+        read = texts.get(p.index, "")
+        layer = p.text if readable(p.text) else ""
+        if read.strip() and (not layer or (wordy_share(read) >= WORDY and len(read.split()) > len(layer.split()))):
+            p.text, p.ocr = read, True
+        elif not layer:
+            p.text, p.unreadable = "", True
+            doc.warnings.append(f"{file_name}: page {p.index} (label {p.label}) {p.ocr_reason} and OCR found no text")
