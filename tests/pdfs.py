@@ -95,6 +95,20 @@ def photograph(seed: int = 7) -> Image.Image:
     return Image.fromarray(coarse, "L").resize((1700, 2200), Image.Resampling.BICUBIC)
 
 
+def typeset_pdf(lines: list[tuple[int, str]]) -> bytes:
+    """One page of (point size, line) from the top down, in Helvetica, with no title in its metadata."""
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=letter)
+    y = 760
+    for size, line in lines:
+        y -= size * 1.4  # each line below the last by its own size, so large type never overlaps the line above
+        c.setFont("Helvetica", size)
+        c.drawString(72, y, line)
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
 def encrypted(pdf: bytes, user_password: str) -> bytes:
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
     writer.encrypt(user_password=user_password, owner_password="owner-secret", algorithm="AES-256")

@@ -14,6 +14,7 @@ from pathlib import Path
 from pypdf import PdfReader
 from pypdf.errors import DependencyError, FileNotDecryptedError, LimitReachedError, PdfReadError
 
+from rag_assets.ingest.cover import typeset_lines
 from rag_assets.ingest.furniture import printed_labels, strip_furniture
 from rag_assets.ingest.layers import WORDY, image_cover, ocr_reason, readable, wordy_share
 from rag_assets.ingest.pagetext import normalize_page_text, page_text
@@ -113,6 +114,8 @@ class ExtractedDocument:
     # Page one as printed, running header included: a header repeating the document's name on every page is
     # furniture on the others, but on page one it is often the only place the title is printed.
     cover: str = ""
+    # Page one's lines with their type's height and place (`cover.typeset_lines`): a title is set larger than the text.
+    typeset: list[tuple[float, float, str]] = field(default_factory=list)
 
 
 def media_type_for(file_name: str) -> str:
@@ -244,7 +247,7 @@ def read_pdf(file_name: str, data: bytes, progress: Callable[[int, int], None] |
     except Exception:  # noqa: BLE001
         title = None
     return ExtractedDocument(media_type=PDF, pages=pages, outline=read_outline(reader), pdf_title=title, warnings=warnings,
-                             labels_declared=declared is not None)
+                             labels_declared=declared is not None, typeset=typeset_lines(data))
 
 
 def read_text_file(file_name: str, data: bytes, media_type: str) -> ExtractedDocument:
@@ -330,6 +333,8 @@ def extract(
         return read_text_file(file_name, data, media_type)
     doc = read_pdf(file_name, data, progress)
     _ocr(file_name, data, doc, ocr_enabled, ocr_jobs)
+    if doc.pages and (doc.pages[0].ocr or doc.pages[0].unreadable):
+        doc.typeset = []  # page one's type sizes came from a layer OCR replaced, or one that holds no text
     _strip_furniture(doc)
     return doc
 

@@ -138,6 +138,7 @@ def pdf_title(doc: dict, extracted: ExtractedDocument) -> str:
         metadata=extracted.pdf_title,
         outline=extracted.outline,
         first_page=extracted.cover or (extracted.pages[0].text if extracted.pages else ""),
+        typeset=extracted.typeset,
     )
 
 

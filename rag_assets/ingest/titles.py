@@ -16,7 +16,8 @@ PLACEHOLDERS = {"untitled", "untitled document", "no title", "title", "document"
 # Bookmarks and first lines that head many documents and so name none of them.
 GENERIC = {"contents", "table of contents", "cover", "cover page", "front cover", "title page", "introduction",
            "preface", "foreword", "abstract", "summary", "executive summary", "overview", "getting started",
-           "acknowledgements", "acknowledgments", "confidential", "draft", "mark one",
+           "acknowledgements", "acknowledgments", "confidential", "draft", "mark one", "user s guide", "users guide",
+           "user guide",
            # US government forms (SEC filings) print this header above their own name.
            "united states", "securities and exchange commission", "united states securities and exchange commission"}
 # A section heading ("1 Leave", "Chapter 1: ...", "Part I") is a part of the document, not its name.
@@ -26,7 +27,7 @@ MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 # Running headers carry dates and page numbers; a title carries neither.
 DATE = re.compile(rf"\b{MONTH}\s+\d{{1,2}}\b|\b\d{{1,2}}\s+{MONTH}\s+\d{{4}}\b"  # "May 3, 2018", "3 May 2018"
                   r"|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\b", re.IGNORECASE)  # "6/3/2020", "2023-01-05"
-PAGE_MARK = re.compile(r"\bpages?\s+[\divxlc]+\b", re.IGNORECASE)
+PAGE_MARK = re.compile(r"\bpages?\s+(?:[–—-]\s+)?[\divxlc]+\b", re.IGNORECASE)
 # An address line ends in a ZIP code ("Washington, D.C. 20549").
 ZIP_CODE = re.compile(r"\b\d{5}(?:-\d{4})?$")
 # Layout-mode text puts side-by-side columns on one line with a wide gap between them.
@@ -40,6 +41,14 @@ DANGLING = re.compile(r"(?:\b(?:a|an|and|for|from|in|of|on|or|the|to|via|with)|,
 MIN_LINE_WORDS, MAX_LINE_WORDS = 2, 15
 # A title sits near the top of its first page; further down is body text.
 MAX_LINES_SEARCHED = 20
+# A title is set larger than the page's text, over as many as four lines ("Retrieval-Augmented Generation for Large" /
+# "Language Models: A Survey", which page one's first line alone cut short). On the arXiv and ACL papers among 54 public
+# PDFs (2026-12-07), titles were set 1.2-1.6 times the page's text. Type within a tenth of the largest title-like
+# type ties with it, and the first such block from the top wins: a hearing's title (15.1 pt) above the committee's
+# name (15.6 pt).
+LARGER = 1.15
+TIE = 0.9
+MAX_TITLE_LINES = 4
 
 
 def _clean(text: str) -> str:
@@ -101,7 +110,50 @@ def _name_above(first: str, following: str) -> bool:
             and following[:1].isupper() and _title_line(following))
 
 
-def first_page_title(text: str) -> str | None:
+def _joined(first: str, following: str) -> str:
+    if first[-2:-1].isalpha() and first.endswith("-"):
+        return first[:-1] + following  # "VIA AB-" / "STRACTION IN ..."
+    return f"{first} {following}"
+
+
+def _body_height(lines: Sequence[tuple[float, float, str]]) -> float:
+    """The height most of the page's characters are set in."""
+    sizes = sorted((height, len(line)) for height, _, line in lines)
+    half, seen = sum(n for _, n in sizes) / 2, 0
+    for height, n in sizes:
+        seen += n
+        if seen >= half:
+            return height
+    return sizes[-1][0]
+
+
+def typeset_title(lines: Sequence[tuple[float, float, str]]) -> str | None:
+    """The block of lines in page one's largest type that reads as a title, when that type is larger than the page's
+    text. `lines`: (height of the type, top below the page's edge, text), as `cover.typeset_lines` reads them."""
+    lines = sorted(((height, top, _clean(line)) for height, top, line in lines if _clean(line)), key=lambda x: x[1])
+    if not lines:
+        return None
+    larger = LARGER * _body_height(lines)
+    blocks: list[list] = []  # [height, text, lines, last line's height]
+    for height, _, line in lines:
+        last = blocks[-1] if blocks else None
+        # A line continues the block above it in the same type, or in type as large or larger after a connecting
+        # word ("THE IMPACTS OF CLIMATE CHANGE ON" / "HUMAN HEALTH", set larger still).
+        if last and last[2] < MAX_TITLE_LINES and (abs(last[3] - height) <= 0.05 * height
+                                                   or (DANGLING.search(last[1]) and height >= last[3])):
+            last[0], last[1], last[2], last[3] = max(last[0], height), _joined(last[1], line), last[2] + 1, height
+        else:
+            blocks.append([height, line, 1, height])
+    # Large type also sets section headings ("1 License") and, in a score, dynamics ("mf f").
+    titles = [(height, text) for height, text, _, _ in blocks if height >= larger and _title_line(text)
+              and not NUMBERED.match(text) and any(len(w) >= 3 and w.isalpha() for w in text.split())]
+    if not titles:
+        return None
+    largest = max(height for height, _ in titles)
+    return next(text for height, text in titles if height >= TIE * largest)
+
+
+def first_page_title(text: str, typeset: Sequence[tuple[float, float, str]] = ()) -> str | None:
     lines = [_clean(COLUMN_GAP.split(raw.strip())[0]) for raw in text.splitlines()]
     lines = [line for line in lines if line]
     if len(lines) > 1 and _name_above(lines[0], lines[1]):
@@ -110,14 +162,14 @@ def first_page_title(text: str) -> str | None:
         if FILER_CAPTION.match(lines[i]) and looks_human(lines[i - 1]):
             form = next((m.group(1) for line in lines[:i] if (m := FORM_LINE.match(line))), None)
             return f"{lines[i - 1]} Form {form}" if form else lines[i - 1]
+    if title := typeset_title(typeset):
+        return title
     for i, line in enumerate(lines[:MAX_LINES_SEARCHED]):
         if not _title_line(line):
             continue
         following = lines[i + 1] if i + 1 < len(lines) else ""
-        if line[-2:-1].isalpha() and line.endswith("-") and _title_line(following):
-            return line[:-1] + following  # "VIA AB-" / "STRACTION IN ..."
-        if DANGLING.search(line) and _title_line(following):
-            return f"{line} {following}"
+        if (line[-2:-1].isalpha() and line.endswith("-") or DANGLING.search(line)) and _title_line(following):
+            return _joined(line, following)
         return line
     return None
 
@@ -129,6 +181,9 @@ def choose_title(
     metadata: str | None = None,
     outline: Sequence[OutlineEntry] = (),
     first_page: str = "",
+    typeset: Sequence[tuple[float, float, str]] = (),
 ) -> str:
-    """The explicit title, else the first of metadata, top outline entry and page-one line that reads like a title."""
-    return explicit or metadata_title(metadata) or outline_title(outline) or first_page_title(first_page) or default
+    """The explicit title, else the first of metadata, top outline entry and page-one line that reads like a title
+    (`typeset`: page one's lines with their type's height, `cover.typeset_lines`)."""
+    return (explicit or metadata_title(metadata) or outline_title(outline) or first_page_title(first_page, typeset)
+            or default)

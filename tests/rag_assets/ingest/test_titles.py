@@ -1,15 +1,16 @@
-"""Document titles: a PDF's own title when it reads like one, never an identifier from its metadata."""
+"""Document titles: a PDF's own title when it reads like one, never an identifier from its metadata; page one's
+largest type over its first line."""
 
 import io
 from pathlib import Path
 
 from pypdf import PdfReader, PdfWriter
 
-from rag_assets.ingest.extraction import OutlineEntry
+from rag_assets.ingest.extraction import OutlineEntry, read_pdf
 from rag_assets.ingest.targets import Target
-from rag_assets.ingest.titles import choose_title
+from rag_assets.ingest.titles import choose_title, typeset_title
 from rag_assets.resources import OcrResource
-from tests.pdfs import text_pdf
+from tests.pdfs import text_pdf, typeset_pdf
 from tests.rag_assets.assets.test_ingest import run_batch
 
 ACCESSION = "0000004962-23-000006"
@@ -115,3 +116,48 @@ def test_a_title_the_running_header_repeats_is_still_the_title_of_page_one(datab
         "SELECT text FROM pages p JOIN documents d ON d.id = p.document_id WHERE d.source_path = %s ORDER BY p.page_index",
         (path.name,))]
     assert texts and not any(head in t for t in texts)  # still stripped from the text that is searched and quoted
+
+
+# Page one as (height of the type, top, line), as `cover.typeset_lines` reads it.
+BODY = [(10.0, 300.0 + 12 * i, "Body text of the paper runs on in the size most characters are set in.") for i in range(8)]
+
+
+def test_a_title_set_over_two_lines_in_large_type_is_read_whole():
+    lines = [(21.4, 60.0, "Retrieval-Augmented Generation for Large"), (21.4, 88.0, "Language Models: A Survey"),
+             (26.5, 519.0, "L"), *BODY]
+    assert typeset_title(lines) == "Retrieval-Augmented Generation for Large Language Models: A Survey"
+
+
+def test_a_line_ending_on_a_connecting_word_runs_on_into_larger_type():
+    # PDFium reads the largest words first; their place on the page puts them after "ON".
+    lines = [(60.6, 623.6, "HUMAN HEALTH"), (25.3, 602.6, "THE IMPACTS OF CLIMATE CHANGE ON"),
+             (26.0, 681.9, "IN THE UNITED STATES"), (15.2, 744.5, "U.S. Global Change Research Program")]
+    assert typeset_title(lines) == "THE IMPACTS OF CLIMATE CHANGE ON HUMAN HEALTH"
+
+
+def test_type_within_a_tenth_of_the_largest_ties_and_the_first_from_the_top_wins():
+    lines = [(15.1, 100.0, "IMPROVING THE QUALITY AND"), (15.1, 118.0, "EFFICIENCY OF COMMODITY"),
+             (15.1, 136.0, "DISTRIBUTION TO FEDERAL"), (15.1, 154.0, "CHILD NUTRITION PROGRAMS"),
+             (15.6, 200.0, "COMMITTEE ON EDUCATION"), (15.6, 218.0, "AND THE WORKFORCE"), *BODY]
+    assert typeset_title(lines) == ("IMPROVING THE QUALITY AND EFFICIENCY OF COMMODITY DISTRIBUTION TO FEDERAL "
+                                    "CHILD NUTRITION PROGRAMS")
+
+
+def test_a_page_set_in_one_size_has_no_typeset_title():
+    assert typeset_title([(7.2, 100.0 + i, line) for i, line in enumerate(
+        ["FOR RELEASE MAY 3, 2018", "Carroll Doherty, Director of Political Research"])]) is None
+
+
+def test_a_numbered_heading_or_a_scores_dynamics_in_large_type_is_no_title():
+    assert typeset_title([(12.7, 400.0, "1 License"), *BODY]) is None
+    assert typeset_title([(14.0, 100.0, "mf f"), *BODY]) is None
+
+
+def test_the_running_head_above_a_paper_gives_way_to_its_title_in_larger_type():
+    head = "Proceedings of the 61st Annual Meeting of the Association for Computational Linguistics"
+    title = "Fact-Checking Complex Claims with Program-Guided Reasoning"
+    pdf = typeset_pdf([(9, head), (18, title), (12, "Liangming Pan and William Yang Wang"),
+                       *[(10, "Fact-checking real-world claims often requires collecting evidence.")] * 12])
+    doc = read_pdf("paper.pdf", pdf)
+    assert choose_title("Paper", first_page=doc.pages[0].text) == head  # page one's first line that reads as a title
+    assert choose_title("Paper", first_page=doc.pages[0].text, typeset=doc.typeset) == title
