@@ -14,6 +14,14 @@ _MARKER = re.compile(r"^(?:[-–—•*·▪o]|\(?\d{1,2}[.)]|\(?[a-z][.)])$")
 TOLERANCE = 2  # layout mode places characters on a grid of whole spaces; edges drift by a character or so
 MIN_ROWS = 3  # a header and two rows; fewer is as likely a pair of aligned lines as a table
 HEADER_WORDS = 5  # a header cell is a label, not a sentence
+_CURRENCY = frozenset("$€£¥")
+_NUMBER = re.compile(r"^[-+–(]?[$€£]?\s?[\d.,]+%?\)?$")
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+# A financial statement sets its periods centred over right-aligned figures, so they line up with no column edge:
+# "(In millions)      2021      2020      2019" above "Revenues      $   44,538   $   37,403   $   39,117".
+_PERIOD = re.compile(r"^(?:(?:fiscal(?: year)?|fy|year|quarter|q[1-4]|[a-z]{3,9}\.? \d{1,2},)\s*)?(?:19|20)\d\d"
+                     r"(?: \(\d\))?$", re.IGNORECASE)  # a footnote's mark may follow: "2017 (1)"
+PERIOD_LOOKBACK = 3  # lines above a table searched for its periods
 
 
 @dataclass
@@ -25,7 +33,20 @@ class _Table:
 
 
 def _segments(line: str) -> list[tuple[int, int, str]]:
-    return [(m.start(), m.end(), m.group()) for m in _SEGMENT.finditer(line)]
+    """The line's cells with their start and end columns. A currency sign set apart from its figure, as filings set it
+    ("$         44,538"; "1.63 $            2.55"), goes with the figure."""
+    cells: list[tuple[int, int, str]] = []
+    for m in _SEGMENT.finditer(line):
+        start, end, text = m.start(), m.end(), m.group()
+        sign = text[-2:-1] == " " and text[-1] in _CURRENCY and bool(_NUMBER.match(text[:-2]))
+        if sign:
+            end, text = end - 2, text[:-2]
+        if cells and cells[-1][2] in _CURRENCY and _NUMBER.match(text):
+            start, text = cells[-1][0], cells.pop()[2] + text
+        cells.append((start, end, text))
+        if sign:
+            cells.append((end + 1, end + 2, m.group()[-1]))
+    return cells
 
 
 def _column_of(seg: tuple[int, int, str], columns: list[tuple[int, int]]) -> int | None:
@@ -52,6 +73,8 @@ def _grow(lines: list[str], i: int) -> _Table | None:
         return None
     table = _Table(columns=[(a, b) for a, b, _ in head], rows=[[t for _, _, t in head]], first=i, last=i)
     spaced: bool | None = None  # whether a blank line separates rows (then a line right under a row wraps it)
+    group: tuple[str, int] | None = None  # a label heading the rows indented under it, and where those rows start
+    label: tuple[str, int, int, str] | None = None  # a label alone: its text, start, the row it wrapped into, that row
     gap, j = False, i + 1
     while j < len(lines):
         if not lines[j].strip():
@@ -68,18 +91,26 @@ def _grow(lines: list[str], i: int) -> _Table | None:
             cells = [""] * len(table.columns)
             for s, k in zip(segs, where):
                 cells[k] = s[2]
+            if label and segs[0][0] > label[1]:
+                # In a table of figures, a label alone ("Earnings per common share:") heads the rows indented under
+                # it ("  Basic", "  Diluted"), rather than going on from the row above.
+                table.rows[label[2]][0], group = label[3], (label[0], segs[0][0])
+            elif label or (group and segs[0][0] < group[1]):
+                group = None
+            if group:
+                cells[0] = f"{group[0]} {cells[0]}"
+            label = None
             table.rows.append(cells)
         elif not gap:
+            if where == [0] and segs[0][2].endswith(":") and len(table.rows) > 1 and any(
+                    map(_numeric, table.rows[-1][1:])):
+                label = (segs[0][2], segs[0][0], len(table.rows) - 1, table.rows[-1][0])
             for s, k in zip(segs, where):  # a wrapped cell goes on under its own column
                 table.rows[-1][k] = f"{table.rows[-1][k]} {s[2]}".strip()
         else:
             break
         table.last, gap, j = j, False, j + 1
     return table if _plausible(table) else None
-
-
-_NUMBER = re.compile(r"^[-+–(]?[$€£]?\s?[\d.,]+%?\)?$")
-_YEAR = re.compile(r"^(?:19|20)\d\d$")
 
 
 def _numeric(cell: str) -> bool:
@@ -116,6 +147,27 @@ def _headed(table: _Table) -> bool:
     return True
 
 
+def _periods(lines: list[str], table: _Table) -> list[str] | None:
+    """Headers for a table with no header row of its own: a line just above it whose last cells are periods ("2021",
+    "Fiscal 2020", "December 31, 2022"), one over each column after the first, when those columns hold figures."""
+    figures = [sum(map(_numeric, col)) * 2 > len(col) for col in ([r[k] for r in table.rows if r[k]]
+                                                                 for k in range(1, len(table.columns)))]
+    if not figures or not all(figures):
+        return None
+    seen = 0
+    for line in reversed(lines[max(0, table.first - 2 * PERIOD_LOOKBACK):table.first]):
+        if not line.strip():
+            continue
+        cells = [text for _, _, text in _segments(line)]
+        periods = cells[len(cells) - len(table.columns) + 1:]
+        if len(periods) == len(table.columns) - 1 and all(_PERIOD.match(p) for p in periods):
+            return ["", *periods]
+        seen += 1
+        if seen == PERIOD_LOOKBACK:
+            break
+    return None
+
+
 def render_row(header: list[str] | None, cells: list[str]) -> str:
     """One row, each cell after its column header if it has one: "Part number: X200-SNS-11 | Description: …".
     The key column's header too: a question names it ("which classification level…", "part number X…")."""
@@ -136,7 +188,7 @@ def render_tables(text: str) -> str:
             out.append(lines[i])
             i += 1
             continue
-        header, body = (table.rows[0], table.rows[1:]) if _headed(table) else (None, table.rows)
+        header, body = (table.rows[0], table.rows[1:]) if _headed(table) else (_periods(lines, table), table.rows)
         rows = [render_row(header, cells) for cells in body]
         if out and out[-1].strip():
             out.append("")

@@ -120,3 +120,58 @@ def test_a_real_pdf_table_comes_out_as_labelled_rows(sample_corpus):
     page = ex.extract(pdf.name, pdf.read_bytes()).pages[7]
     assert ("Part number: X200-SNS-11 | Description: Suction pressure transducer, 0 to 10 bar | Replacement interval: 5 years"
             in page.text.split("\n\n"))
+
+
+# pypdf layout text of a 10-K's income statement (NIKE, Inc., fiscal 2021), shortened: the periods are centred over
+# right-aligned figures, the currency sign set in its own column, and two labels head the rows indented under them.
+STATEMENT = """\
+                                                  YEAR ENDED MAY 31,
+(In millions, except per share data)           2021         2020        2019
+Revenues                               $     44,538  $    37,403  $   39,117
+Cost of sales                                24,576       21,162      21,643
+NET INCOME                             $      5,727  $     2,539  $    4,029
+Earnings per common share:
+  Basic                                $       3.64  $      1.63 $      2.55
+  Diluted                              $       3.56  $      1.60 $      2.49
+Weighted average common shares outstanding:
+  Basic                                     1,573.0      1,558.8     1,579.7"""
+
+
+def test_a_statements_periods_head_its_figures_and_each_sign_goes_with_its_figure():
+    rows = render_tables(STATEMENT).split("\n\n")
+    assert rows[1:4] == ["Revenues | 2021: $44,538 | 2020: $37,403 | 2019: $39,117",
+                         "Cost of sales | 2021: 24,576 | 2020: 21,162 | 2019: 21,643",
+                         "NET INCOME | 2021: $5,727 | 2020: $2,539 | 2019: $4,029"]
+
+
+def test_a_label_alone_heads_the_rows_indented_under_it_until_the_next():
+    rows = render_tables(STATEMENT).split("\n\n")
+    assert rows[4:] == ["Earnings per common share: Basic | 2021: $3.64 | 2020: $1.63 | 2019: $2.55",
+                        "Earnings per common share: Diluted | 2021: $3.56 | 2020: $1.60 | 2019: $2.49",
+                        "Weighted average common shares outstanding: Basic | 2021: 1,573.0 | 2020: 1,558.8"
+                        " | 2019: 1,579.7"]
+
+
+def test_a_label_over_rows_not_indented_under_it_goes_on_from_the_row_above():
+    text = """\
+Net sales              2021        2020
+Retail                  512         498
+Wholesale               130         141
+Online:
+Marketplace              88          61"""
+    rows = render_tables(text).split("\n\n")
+    assert rows[-2:] == ["Net sales: Wholesale Online: | 2021: 130 | 2020: 141", "Net sales: Marketplace | 2021: 88 | 2020: 61"]
+
+
+def test_periods_that_do_not_match_the_columns_head_nothing():
+    text = """\
+                           2021        2020
+Revenue        $ 1,234    $ 987    $ 1,001
+Net income        95.5    112.0      101.0
+Employees           41       38         35"""
+    assert render_tables(text).split("\n\n")[1] == "Revenue | $ 1,234 | $ 987 | $ 1,001"
+
+
+def test_a_shell_prompt_is_no_currency_sign():
+    text = "$      echo   ${string:7}\n$      echo   ${string:7:2}\n$      echo   ${string:7:-2}"
+    assert "$echo" not in render_tables(text)
