@@ -36,9 +36,12 @@ COLUMN_GAP = re.compile(r"\s{3,}")
 FILER_CAPTION = re.compile(r"^\((?:exact\s+)?name\s+of\s+(?:the\s+)?(?:registrant|issuer|company|filer)\b",
                            re.IGNORECASE)
 FORM_LINE = re.compile(r"^form\s+(\w[\w-]*)$", re.IGNORECASE)
+# Some covers print the registrant's name under the commission file number with no caption ("3M COMPANY").
+COMMISSION_FILE = re.compile(r"^commission\s+file\s+(?:number|no\.?)\b", re.IGNORECASE)
 # A title broken across lines leaves its first line ending on a connecting word, a comma or a hyphen.
 DANGLING = re.compile(r"(?:\b(?:a|an|and|for|from|in|of|on|or|the|to|via|with)|,)$", re.IGNORECASE)
 MIN_LINE_WORDS, MAX_LINE_WORDS = 2, 15
+HEADER_NAME_WORDS = 8  # a registrant's name, not a sentence
 # A title sits near the top of its first page; further down is body text.
 MAX_LINES_SEARCHED = 20
 # A title is set larger than the page's text, over as many as four lines ("Retrieval-Augmented Generation for Large" /
@@ -162,6 +165,12 @@ def first_page_title(text: str, typeset: Sequence[tuple[float, float, str]] = ()
         if FILER_CAPTION.match(lines[i]) and looks_human(lines[i - 1]):
             form = next((m.group(1) for line in lines[:i] if (m := FORM_LINE.match(line))), None)
             return f"{lines[i - 1]} Form {form}" if form else lines[i - 1]
+    form = next((m.group(1) for line in lines[:MAX_LINES_SEARCHED] if (m := FORM_LINE.match(line))), None)
+    filed = next((i for i, line in enumerate(lines[:MAX_LINES_SEARCHED]) if COMMISSION_FILE.match(line)), None)
+    if form and filed is not None and filed + 1 < len(lines):
+        name = lines[filed + 1]
+        if looks_human(name) and ":" not in name and len(name.split()) <= HEADER_NAME_WORDS:
+            return f"{name} Form {form}"
     if title := typeset_title(typeset):
         return title
     for i, line in enumerate(lines[:MAX_LINES_SEARCHED]):

@@ -161,3 +161,14 @@ def test_the_running_head_above_a_paper_gives_way_to_its_title_in_larger_type():
     doc = read_pdf("paper.pdf", pdf)
     assert choose_title("Paper", first_page=doc.pages[0].text) == head  # page one's first line that reads as a title
     assert choose_title("Paper", first_page=doc.pages[0].text, typeset=doc.typeset) == title
+
+
+def test_a_cover_naming_its_registrant_under_the_file_number_is_titled_by_it_and_its_form():
+    # 3M's 10-K for 2018 prints no "(Exact name of registrant ...)" caption; its metadata title is "10-K - 02/07/2019 -
+    # 3M Company", which reads as an id.
+    cover = ("UNITED STATES\nSECURITIES AND EXCHANGE COMMISSION\nWashington, D.C. 20549\nFORM 10-K\n"
+             "ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE\nSECURITIES EXCHANGE ACT OF 1934\n"
+             "For the fiscal year ended December 31, 2018\nCommission file number 1-3285\n3M COMPANY\n"
+             "State of Incorporation: Delaware\nPrincipal executive offices: 3M Center, St. Paul, Minnesota 55144")
+    assert choose_title("3M 2018 10K", metadata="10-K - 02/07/2019 - 3M Company", first_page=cover) == (
+        "3M COMPANY Form 10-K")
