@@ -15,7 +15,7 @@ TOLERANCE = 2  # layout mode places characters on a grid of whole spaces; edges 
 MIN_ROWS = 3  # a header and two rows; fewer is as likely a pair of aligned lines as a table
 HEADER_WORDS = 5  # a header cell is a label, not a sentence
 _CURRENCY = frozenset("$€£¥")
-_NUMBER = re.compile(r"^[-+–(]?[$€£]?\s?[\d.,]+%?\)?$")
+_NUMBER = re.compile(r"^[-+–]?\(?[$€£]?\s?\(?[\d.,]+%?\)?$")  # "44,538", "(78)", "$(241)", "$ (1,577)", "12.5%"
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 # A financial statement sets its periods centred over right-aligned figures, so they line up with no column edge:
 # "(In millions)      2021      2020      2019" above "Revenues      $   44,538   $   37,403   $   39,117".
@@ -30,6 +30,8 @@ class _Table:
     rows: list[list[str]] = field(default_factory=list)
     first: int = 0  # index of the first and last line the table occupies
     last: int = 0
+    header: list[str] | None = None  # each column's header, once the table is read
+    body: list[list[str]] = field(default_factory=list)
 
 
 def _segments(line: str) -> list[tuple[int, int, str]]:
@@ -110,7 +112,14 @@ def _grow(lines: list[str], i: int) -> _Table | None:
         else:
             break
         table.last, gap, j = j, False, j + 1
-    return table if _plausible(table) else None
+    if _plausible(table):
+        table.header, table.body = ((table.rows[0], table.rows[1:]) if _headed(table)
+                                    else (_periods(lines, table), table.rows))
+        return table
+    # A statement's one or two rows of figures under their periods are a table too ("Purchases of property, plant and
+    # equipment (PP&E)   $ (1,577)   $ (1,373)   $ (1,420)" under "2018   2017   2016").
+    table.header, table.body = _periods(lines, table), table.rows
+    return table if table.header and len(table.columns) >= 2 else None
 
 
 def _numeric(cell: str) -> bool:
@@ -188,8 +197,7 @@ def render_tables(text: str) -> str:
             out.append(lines[i])
             i += 1
             continue
-        header, body = (table.rows[0], table.rows[1:]) if _headed(table) else (_periods(lines, table), table.rows)
-        rows = [render_row(header, cells) for cells in body]
+        rows = [render_row(table.header, cells) for cells in table.body]
         if out and out[-1].strip():
             out.append("")
         out.append("\n\n".join(r for r in rows if r))

@@ -175,3 +175,19 @@ Employees           41       38         35"""
 def test_a_shell_prompt_is_no_currency_sign():
     text = "$      echo   ${string:7}\n$      echo   ${string:7:2}\n$      echo   ${string:7:-2}"
     assert "$echo" not in render_tables(text)
+
+
+def test_one_row_of_figures_under_its_periods_is_labelled():
+    text = """\
+                                                       Years ended December 31
+(Millions)                                           2018        2017        2016
+Purchases of property, plant and equipment (PP&E)  $ (1,577)   $ (1,373)   $ (1,420)
+
+Capital spending rose in 2018."""
+    assert render_tables(text).split("\n\n")[1] == (
+        "Purchases of property, plant and equipment (PP&E) | 2018: $ (1,577) | 2017: $ (1,373) | 2016: $ (1,420)")
+
+
+def test_two_aligned_lines_of_figures_with_no_periods_above_stay_lines():
+    text = "Gate A        24        24\nGate B        18        12\n\nThe gates open at dawn."
+    assert render_tables(text) == text
