@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import logging
 import re
 import unicodedata
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from rag_serving.models.pdfium import PDFIUM_LOCK
-
-log = logging.getLogger("rag.ingest")
+from rag_assets.ingest.pdfium_reader import read_with_pdfium
 
 # A font with no map to Unicode leaves pypdf its glyph names ("/G44/G49/G52" for "DIR") and PDFium control
 # characters: the page's words are drawn, but its text layer holds none of them.
@@ -49,29 +46,22 @@ def readable(text: str) -> bool:
 
 def image_cover(data: bytes, pages: int) -> list[float] | None:
     """Each page's largest picture as a share of the page's area; None when PDFium cannot read the file."""
-    with PDFIUM_LOCK:
-        try:
-            document = pdfium.PdfDocument(data, password="")
-        except pdfium.PdfiumError as exc:
-            log.info("PDFium cannot open the file (%s); thin text layers over scans are not looked for", exc)
-            return None
-        try:
-            covers = []
-            for page in document:
-                width, height = page.get_size()
-                best = 0.0
-                for image in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=2):
-                    left, bottom, right, top = image.get_bounds()
-                    shown = max(0.0, min(right, width) - max(left, 0.0)) * max(0.0, min(top, height) - max(bottom, 0.0))
-                    best = max(best, shown / (width * height) if width * height else 0.0)
-                covers.append(best)
-                page.close()
-        except Exception as exc:  # noqa: BLE001 - a page PDFium cannot read costs this check, never the file
-            log.info("PDFium cannot read a page (%s); thin text layers over scans are not looked for", exc)
-            return None
-        finally:
-            document.close()
-    return covers if len(covers) == pages else None
+
+    def covers(document: pdfium.PdfDocument) -> list[float]:
+        out = []
+        for page in document:
+            width, height = page.get_size()
+            best = 0.0
+            for image in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=2):
+                left, bottom, right, top = image.get_bounds()
+                shown = max(0.0, min(right, width) - max(left, 0.0)) * max(0.0, min(top, height) - max(bottom, 0.0))
+                best = max(best, shown / (width * height) if width * height else 0.0)
+            out.append(best)
+            page.close()
+        return out
+
+    read = read_with_pdfium(data, covers, "thin text layers over scans are not looked for")
+    return read if read is not None and len(read) == pages else None
 
 
 def ocr_reason(text: str, has_images: bool, cover: float) -> str | None:

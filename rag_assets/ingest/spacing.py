@@ -7,7 +7,7 @@ import logging
 
 import pypdfium2 as pdfium
 
-from rag_serving.models.pdfium import PDFIUM_LOCK
+from rag_assets.ingest.pdfium_reader import read_with_pdfium
 
 log = logging.getLogger("rag.ingest")
 
@@ -31,25 +31,18 @@ _SOFT_HYPHENS = str.maketrans({"\ufffe": "-", "\u00ad": "-"})
 def pdfium_texts(data: bytes, pages: int | None = None) -> list[str] | None:
     """Every page's text as PDFium reads it; None, and nothing is re-spaced, when PDFium cannot open the file or
     counts other than `pages` pages."""
-    with PDFIUM_LOCK:
-        try:
-            document = pdfium.PdfDocument(data, password="")
-        except pdfium.PdfiumError as exc:
-            log.info("PDFium cannot open the file (%s); its word breaks are not used", exc)
-            return None
-        try:
-            texts = []
-            for page in document:
-                textpage = page.get_textpage()
-                texts.append(textpage.get_text_range().translate(_SOFT_HYPHENS))
-                textpage.close()
-                page.close()
-        except Exception as exc:  # noqa: BLE001 - a page PDFium cannot read costs the re-spacing, never the file
-            log.info("PDFium cannot read a page (%s); its word breaks are not used", exc)
-            return None
-        finally:
-            document.close()
-    return texts if pages is None or len(texts) == pages else None
+
+    def texts(document: pdfium.PdfDocument) -> list[str]:
+        out = []
+        for page in document:
+            textpage = page.get_textpage()
+            out.append(textpage.get_text_range().translate(_SOFT_HYPHENS))
+            textpage.close()
+            page.close()
+        return out
+
+    read = read_with_pdfium(data, texts, "its word breaks are not used")
+    return read if read is not None and (pages is None or len(read) == pages) else None
 
 
 def _characters(text: str) -> tuple[list[str], list[bool], list[int]]:
