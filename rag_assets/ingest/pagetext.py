@@ -1,4 +1,5 @@
-"""A PDF page's text as pypdf reads it: layout mode, plain mode where that comes out thin, dot leaders collapsed."""
+"""A PDF page's text as pypdf reads it: layout mode (two columns read one after the other), plain mode where that comes
+out thin, dot leaders collapsed."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import textwrap
 
 from pypdf.errors import LimitReachedError
 
+from rag_assets.ingest.columns import split_columns
 from rag_assets.ingest.tables import render_tables
 from rag_serving.answer.sentences import LEADER
 
@@ -50,11 +52,11 @@ def page_text(page) -> str:
     except Exception:  # noqa: BLE001 - layout mode fails on some odd fonts; plain mode is the fallback
         layout = ""
     if _visible_chars(layout) >= THIN_PAGE_CHARS:
-        return render_tables(layout)
+        return render_tables(split_columns(layout))
     try:
         plain = normalize_page_text(page.extract_text())
     except LimitReachedError:
         raise
     except Exception:  # noqa: BLE001
         plain = ""
-    return plain if _visible_chars(plain) > _visible_chars(layout) else render_tables(layout)
+    return plain if _visible_chars(plain) > _visible_chars(layout) else render_tables(split_columns(layout))
