@@ -13,8 +13,8 @@ DRIFT = 2  # layout mode places characters on a grid of whole spaces; a column's
 MIN_SPLIT_LINES = 8
 MIN_SPLIT_SHARE = 0.5
 MIN_SIDE_WORDS = 4.0
-# Nor a table: over the pages found two-column among 300 PDFs (54 from MMLongBench-Doc, 246 from Debian's manuals,
-# the golden set; 2026-12-07), a 10-K's officers table set wide gaps between cells on most lines, and a headset's
+# Nor a table: over the pages found two-column among 300 PDFs (54 from MMLongBench-Doc, 246 from Debian's manuals;
+# 2026-12-07), a 10-K's officers table set wide gaps between cells on most lines, and a headset's
 # table of labels and values filled a third of its left column, where prose fills most of it.
 MAX_GAPPED_SHARE = 0.2
 MIN_FILL = 0.6
