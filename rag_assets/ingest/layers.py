@@ -17,9 +17,10 @@ _GLYPH_NAMES = re.compile(r"(?:/[A-Za-z]{1,3}[0-9A-F]{2,4}){2,}")
 # such pages of a company's annual report found on 2026-12-07 were all but wholly glyph names.
 JUNK_SHARE = 0.5
 # A scan that a court's filing system, a Bates stamp or a watermark has stamped: one picture covers the page and the
-# text layer holds only the stamp ("Case 2:18-cv-12857 … Page 1 of 16", 12 words). Over the 2,691 pages of 54 public PDFs
-# (2026-12-07; in the golden corpus, one such page, the scanned memo), pages under an image of at least half their area held 0-29 words (220 pages: scans,
-# slides, photo captions) or 70 and more (text set over a background picture); none held 30-69.
+# text layer holds only the stamp ("Case 2:18-cv-12857 … Page 1 of 16", 12 words). Over the 2,691 pages of 54 public
+# PDFs (2026-12-07; in the golden corpus, one such page, the scanned memo), pages under an image of at least half their
+# area held 0-29 words (220 pages: scans, slides, photo captions) or 70 and more (text set over a background picture);
+# none held 30-69.
 SCAN_COVER = 0.5
 THIN_WORDS = 30
 # Such a page's OCR replaces its layer only if it reads as words. Of 26 such pages of five public PDFs OCRed on
