@@ -51,3 +51,15 @@ def test_a_statement_and_a_two_column_table_are_no_columns():
 def test_one_column_of_prose_is_left_as_it_is():
     text = "\n".join(LEFT + RIGHT)
     assert split_columns(text) == text
+
+
+def test_a_table_whose_cells_sit_wide_apart_on_each_side_is_no_columns():
+    # An officers table: name, age and position on the left of the gap, earlier positions on the right; every side
+    # is long enough and wordy enough to pass for prose but for the wide gaps between its cells.
+    rows = [("Inge G. Thulin Senior", "65", "Executive Chairman of the Board", "Chairman of the Board, President and CEO"),
+            ("Michael F. Roman Junior", "59", "Chief Executive Officer here", "Chief Operating Officer and Executive VP"),
+            ("Nicholas C. Gangestad", "54", "Senior Vice President, Finance", "Vice President, Corporate Controller"),
+            ("Ivan K. Fong Esquire", "57", "Senior Vice President, Legal", "General Counsel and Secretary of 3M"),
+            ("Eric D. Hammes Junior", "44", "Senior Vice President, Systems", "Vice President, Corporate Audit team")] * 2
+    table = "\n".join(f"{name:<25}{age:<5}{position:<34}{earlier}" for name, age, position, earlier in rows)
+    assert split_columns(table) == table
