@@ -16,7 +16,7 @@ from pypdf.errors import DependencyError, FileNotDecryptedError, LimitReachedErr
 
 from rag_assets.ingest.cover import typeset_lines
 from rag_assets.ingest.furniture import printed_labels, strip_furniture
-from rag_assets.ingest.layers import WORDY, image_cover, ocr_reason, readable, wordy_share
+from rag_assets.ingest.layers import WORDY, image_cover, ocr_reason, readable, thin, wordy_share
 from rag_assets.ingest.pagetext import normalize_page_text, page_text
 from rag_assets.ingest.spacing import pdfium_texts, restore_spacing
 
@@ -215,7 +215,6 @@ def read_pdf(file_name: str, data: bytes, progress: Callable[[int, int], None] |
     pages: list[ExtractedPage] = []
     warnings: list[str] = []
     references = pdfium_texts(data, count)
-    covers = image_cover(data, count)
     for i, page in enumerate(reader.pages, start=1):
         try:
             read = page_text(page).replace("\x00", "")  # PostgreSQL text cannot hold NUL
@@ -234,12 +233,17 @@ def read_pdf(file_name: str, data: bytes, progress: Callable[[int, int], None] |
                 label=labels[i - 1],
                 text=text,
                 has_text_layer=has_text,
-                ocr_reason=ocr_reason(text, _has_images(page), covers[i - 1] if covers else 0.0),
                 respaced=text != read,
             )
         )
         if progress:
             progress(i, count)
+    thin_pages = [p.index for p in pages if thin(p.text)]
+    covers = (image_cover(data, thin_pages) if thin_pages else None) or {}
+    for p in pages:
+        if not p.unreadable:
+            has_images = not p.has_text_layer and _has_images(reader.pages[p.index - 1])
+            p.ocr_reason = ocr_reason(p.text, has_images, covers.get(p.index, 0.0))
     title = None
     try:
         if reader.metadata and reader.metadata.title:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -45,24 +46,30 @@ def readable(text: str) -> bool:
     return bool(text.strip()) and junk_share(text) < JUNK_SHARE
 
 
-def image_cover(data: bytes, pages: int) -> list[float] | None:
-    """Each page's largest picture as a share of the page's area; None when PDFium cannot read the file."""
+def thin(text: str) -> bool:
+    """A text layer of a few words: a stamp, a page number, a caption."""
+    return bool(text.strip()) and len(text.split()) < THIN_WORDS
 
-    def covers(document: pdfium.PdfDocument) -> list[float]:
-        out = []
-        for page in document:
+
+def image_cover(data: bytes, pages: Sequence[int]) -> dict[int, float] | None:
+    """The largest picture on each of the given pages (physical, 1-based) as a share of the page's area; None when
+    PDFium cannot read the file. Walking a page's objects is slow on busy pages, so only pages that need it are asked."""
+
+    def covers(document: pdfium.PdfDocument) -> dict[int, float]:
+        out = {}
+        for index in pages:
+            page = document[index - 1]
             width, height = page.get_size()
             best = 0.0
             for image in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=2):
                 left, bottom, right, top = image.get_bounds()
                 shown = max(0.0, min(right, width) - max(left, 0.0)) * max(0.0, min(top, height) - max(bottom, 0.0))
                 best = max(best, shown / (width * height) if width * height else 0.0)
-            out.append(best)
+            out[index] = best
             page.close()
         return out
 
-    read = read_with_pdfium(data, covers, "thin text layers over scans are not looked for")
-    return read if read is not None and len(read) == pages else None
+    return read_with_pdfium(data, covers, "thin text layers over scans are not looked for")
 
 
 def ocr_reason(text: str, has_images: bool, cover: float) -> str | None:
@@ -71,7 +78,7 @@ def ocr_reason(text: str, has_images: bool, cover: float) -> str | None:
         return "has no text layer" if has_images else None
     if junk_share(text) >= JUNK_SHARE:
         return "has a text layer of glyph names or control characters"
-    if cover >= SCAN_COVER and len(text.split()) < THIN_WORDS:
+    if cover >= SCAN_COVER and thin(text):
         return f"is a picture under a text layer of {len(text.split())} words"
     return None
 

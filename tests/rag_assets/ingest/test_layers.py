@@ -50,11 +50,11 @@ def test_a_photograph_read_by_ocr_is_not_words_and_a_page_of_text_is():
 
 
 def test_image_cover_is_each_pages_largest_picture_share():
-    assert image_cover(pdf_with_image_page("Memo page one", ["GATE CODE 4417"]), 2) == [0.0, 1.0]
+    assert image_cover(pdf_with_image_page("Memo page one", ["GATE CODE 4417"]), [1, 2]) == {1: 0.0, 2: 1.0}
 
 
 def test_image_cover_of_a_file_pdfium_cannot_read_is_none():
-    assert image_cover(b"%PDF-1.4 not really", 1) is None
+    assert image_cover(b"%PDF-1.4 not really", [1]) is None
 
 
 def test_a_stamped_scan_is_read_from_its_picture():
