@@ -15,8 +15,9 @@ TOLERANCE = 2  # layout mode places characters on a grid of whole spaces; edges 
 MIN_ROWS = 3  # a header and two rows; fewer is as likely a pair of aligned lines as a table
 HEADER_WORDS = 5  # a header cell is a label, not a sentence
 _CURRENCY = frozenset("$€£¥")
-_NUMBER = re.compile(r"^[-+–]?\(?[$€£]?\s?\(?[\d.,]+%?\)?$")  # "44,538", "(78)", "$(241)", "$ (1,577)", "12.5%"
+_NUMBER = re.compile(r"^[-+–]?\(?[$€£]?\s?\(?[\d.,]+(?:\s?%)?\)?$")  # "44,538", "(78)", "$(241)", "$ (1,577)", "12.5%", "2.16 %"
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
+_MARKS = re.compile(r"[-–—%$€£¥]+")  # what a statement sets in a figure's place or beside it: nil, a sign
 # A financial statement sets its periods centred over right-aligned figures, so they line up with no column edge:
 # "(In millions)      2021      2020      2019" above "Revenues      $   44,538   $   37,403   $   39,117".
 _PERIOD = re.compile(r"^(?:(?:fiscal(?: year)?|fy|year|quarter|q[1-4]|[a-z]{3,9}\.? \d{1,2},)\s*)?(?:19|20)\d\d"
@@ -36,18 +37,21 @@ class _Table:
 
 def _segments(line: str) -> list[tuple[int, int, str]]:
     """The line's cells with their start and end columns. A currency sign set apart from its figure, as filings set it
-    ("$         44,538"; "1.63 $            2.55"), goes with the figure."""
+    ("$         44,538"; "1.63 $            2.55"; "Cash and cash equivalents ... $         876,560"), goes with the
+    figure."""
+    found = [(m.start(), m.end(), m.group()) for m in _SEGMENT.finditer(line)]
     cells: list[tuple[int, int, str]] = []
-    for m in _SEGMENT.finditer(line):
-        start, end, text = m.start(), m.end(), m.group()
-        sign = text[-2:-1] == " " and text[-1] in _CURRENCY and bool(_NUMBER.match(text[:-2]))
+    for k, (start, end, text) in enumerate(found):
+        # A sign closing a cell belongs to the figure after it (or, after a figure, to the one in the next column).
+        sign = text[-2:-1] == " " and text[-1] in _CURRENCY and (
+            bool(_NUMBER.match(text[:-2])) or (k + 1 < len(found) and bool(_NUMBER.match(found[k + 1][2]))))
         if sign:
             end, text = end - 2, text[:-2]
         if cells and cells[-1][2] in _CURRENCY and _NUMBER.match(text):
             start, text = cells[-1][0], cells.pop()[2] + text
         cells.append((start, end, text))
         if sign:
-            cells.append((end + 1, end + 2, m.group()[-1]))
+            cells.append((end + 1, end + 2, found[k][2][-1]))
     return cells
 
 
@@ -68,15 +72,34 @@ def _row(line: str) -> list[tuple[int, int, str]] | None:
     return segs
 
 
-def _grow(lines: list[str], i: int) -> _Table | None:
-    """The table whose first row (its header) is line i, or None when the lines below do not line up with it."""
+def _indented(seg: tuple[int, int, str], columns: list[tuple[int, int]]) -> bool:
+    """Whether a cell sits inside the first column, right of its edge: a statement indents the rows under a label."""
+    return len(columns) > 1 and columns[0][0] < seg[0] and seg[1] < columns[1][0] - TOLERANCE
+
+
+def _figures(cells: list[str]) -> bool:
+    """Whether every cell after the label is a figure: a statement's row, whose label, if wrapped, ends on its line.
+    A dash is a figure there (nil), and a sign set in a column of its own ("19 | %") goes with one."""
+    rest = [c for c in cells[1:] if c]
+    return any(map(_numeric, rest)) and all(_numeric(c) or _MARKS.fullmatch(c) for c in rest)
+
+
+def _grow(lines: list[str], i: int, carried: tuple[list[str], list[int]] | None = None) -> _Table | None:
+    """The table whose first row (its header) is line i, or None when the lines below do not line up with it.
+    carried: the periods heading a table of figures above it on the page, and where its columns end."""
     head = _row(lines[i])
     if head is None:
         return None
     table = _Table(columns=[(a, b) for a, b, _ in head], rows=[[t for _, _, t in head]], first=i, last=i)
+    # A financial statement: its first row is figures under periods, or is the periods. There a label alone under a row
+    # starts the next, and rows indented under it belong to the table; elsewhere, as in a contents page or a table of
+    # percentages, a line alone under a row wraps it.
+    statement = bool(_figures(table.rows[0]) and _periods(lines, table, carried)) or (
+        len(head) > 1 and all(_PERIOD.match(t) for _, _, t in head[1:]))
     spaced: bool | None = None  # whether a blank line separates rows (then a line right under a row wraps it)
-    group: tuple[str, int] | None = None  # a label heading the rows indented under it, and where those rows start
-    label: tuple[str, int, int, str] | None = None  # a label alone: its text, start, the row it wrapped into, that row
+    # Labels heading the rows indented under them: (text, the label's indent, the rows' indent), outermost first.
+    groups: list[tuple[str, int, int]] = []
+    pending: tuple[str, int] | None = None  # label lines alone under a row of figures, and their indent
     gap, j = False, i + 1
     while j < len(lines):
         if not lines[j].strip():
@@ -84,6 +107,9 @@ def _grow(lines: list[str], i: int) -> _Table | None:
             continue
         segs = _segments(lines[j])
         where = [_column_of(s, table.columns) for s in segs]
+        figures = _figures(table.rows[-1])
+        if where[0] is None and statement and figures and _indented(segs[0], table.columns):
+            where[0] = 0
         if None in where or len(set(where)) != len(where):
             break
         starts_row = where[0] == 0 and len(segs) >= 2
@@ -93,20 +119,24 @@ def _grow(lines: list[str], i: int) -> _Table | None:
             cells = [""] * len(table.columns)
             for s, k in zip(segs, where):
                 cells[k] = s[2]
-            if label and segs[0][0] > label[1]:
-                # In a table of figures, a label alone ("Earnings per common share:") heads the rows indented under
-                # it ("  Basic", "  Diluted"), rather than going on from the row above.
-                table.rows[label[2]][0], group = label[3], (label[0], segs[0][0])
-            elif label or (group and segs[0][0] < group[1]):
-                group = None
-            if group:
-                cells[0] = f"{group[0]} {cells[0]}"
-            label = None
+            indent = segs[0][0]
+            groups = [g for g in groups if indent >= g[2]]
+            if pending and indent > pending[1]:
+                # "Earnings per common share:" heads "  Basic" and "  Diluted", until a row less indented.
+                groups = [g for g in groups if g[1] < pending[1]] + [(pending[0], pending[1], indent)]
+            elif pending:  # a label wrapped over lines, its figures on the last
+                cells[0] = f"{pending[0]} {cells[0]}"
+            cells[0] = " ".join([*(g[0] for g in groups), cells[0]])
+            pending = None
             table.rows.append(cells)
-        elif not gap:
-            if where == [0] and segs[0][2].endswith(":") and len(table.rows) > 1 and any(
-                    map(_numeric, table.rows[-1][1:])):
-                label = (segs[0][2], segs[0][0], len(table.rows) - 1, table.rows[-1][0])
+        elif not gap and where == [0] and (pending or figures and (statement or segs[0][2].endswith(":"))):
+            # Under a row of figures a label alone starts what comes next; it does not go on from the row above. Outside
+            # a statement only a label ending in a colon does ("Revenues by:").
+            text, indent = segs[0][2], segs[0][0]
+            pending = (f"{pending[0]} {text}", pending[1]) if pending else (text, indent)
+            gap, j = False, j + 1
+            continue
+        elif not gap and not pending:
             for s, k in zip(segs, where):  # a wrapped cell goes on under its own column
                 table.rows[-1][k] = f"{table.rows[-1][k]} {s[2]}".strip()
         else:
@@ -114,11 +144,11 @@ def _grow(lines: list[str], i: int) -> _Table | None:
         table.last, gap, j = j, False, j + 1
     if _plausible(table):
         table.header, table.body = ((table.rows[0], table.rows[1:]) if _headed(table)
-                                    else (_periods(lines, table), table.rows))
+                                    else (_periods(lines, table, carried), table.rows))
         return table
     # A statement's one or two rows of figures under their periods are a table too ("Purchases of property, plant and
     # equipment (PP&E)   $ (1,577)   $ (1,373)   $ (1,420)" under "2018   2017   2016").
-    table.header, table.body = _periods(lines, table), table.rows
+    table.header, table.body = _periods(lines, table, carried), table.rows
     return table if table.header and len(table.columns) >= 2 else None
 
 
@@ -156,9 +186,11 @@ def _headed(table: _Table) -> bool:
     return True
 
 
-def _periods(lines: list[str], table: _Table) -> list[str] | None:
+def _periods(lines: list[str], table: _Table, carried: tuple[list[str], list[int]] | None = None) -> list[str] | None:
     """Headers for a table with no header row of its own: a line just above it whose last cells are periods ("2021",
-    "Fiscal 2020", "December 31, 2022"), one over each column after the first, when those columns hold figures."""
+    "Fiscal 2020", "December 31, 2022"), one over each column after the first, when those columns hold figures; else
+    the periods carried from a table above it on the page whose figure columns end where its own do (a statement's
+    sections under one line of periods)."""
     figures = [sum(map(_numeric, col)) * 2 > len(col) for col in ([r[k] for r in table.rows if r[k]]
                                                                  for k in range(1, len(table.columns)))]
     if not figures or not all(figures):
@@ -174,6 +206,9 @@ def _periods(lines: list[str], table: _Table) -> list[str] | None:
         seen += 1
         if seen == PERIOD_LOOKBACK:
             break
+    if carried and len(carried[0]) == len(table.columns) and all(
+            abs(end - b) <= TOLERANCE for end, (_, b) in zip(carried[1], table.columns[1:])):
+        return carried[0]
     return None
 
 
@@ -190,13 +225,16 @@ def render_tables(text: str) -> str:
     rows never separates a value from its header."""
     lines = text.split("\n")
     out: list[str] = []
+    carried: tuple[list[str], list[int]] | None = None  # the last periods read on the page, and their columns' ends
     i = 0
     while i < len(lines):
-        table = _grow(lines, i)
+        table = _grow(lines, i, carried)
         if table is None:
             out.append(lines[i])
             i += 1
             continue
+        if table.header and not table.header[0]:
+            carried = table.header, [b for _, b in table.columns[1:]]
         rows = [render_row(table.header, cells) for cells in table.body]
         if out and out[-1].strip():
             out.append("")

@@ -152,7 +152,7 @@ def test_a_label_alone_heads_the_rows_indented_under_it_until_the_next():
                         " | 2019: 1,579.7"]
 
 
-def test_a_label_over_rows_not_indented_under_it_goes_on_from_the_row_above():
+def test_a_label_alone_under_a_row_of_figures_goes_with_the_row_below_not_the_one_above():
     text = """\
 Net sales              2021        2020
 Retail                  512         498
@@ -160,7 +160,70 @@ Wholesale               130         141
 Online:
 Marketplace              88          61"""
     rows = render_tables(text).split("\n\n")
-    assert rows[-2:] == ["Net sales: Wholesale Online: | 2021: 130 | 2020: 141", "Net sales: Marketplace | 2021: 88 | 2020: 61"]
+    assert rows[-2:] == ["Net sales: Wholesale | 2021: 130 | 2020: 141",
+                         "Net sales: Online: Marketplace | 2021: 88 | 2020: 61"]
+
+
+# 3M's 2018 cash-flow statement as pypdf lays it out, shortened: a heading wrapped over two lines heads the rows
+# indented three places under it, a second heading the rows indented under it, and a later section has no periods of
+# its own.
+CASH_FLOWS = """\
+(Millions)                                             2018          2017
+Cash Flows from Operating Activities
+Net income including noncontrolling interest   $      5,363  $      4,869
+Adjustments to reconcile net income to net cash
+  provided by operating activities
+   Depreciation and amortization                      1,488         1,544
+   Changes in assets and liabilities
+     Accounts receivable                               (305)         (245)
+   Other — net                                           120           256
+Net cash provided by operating activities              6,439         6,240
+
+Cash Flows from Investing Activities
+Purchases of property, plant and equipment (PP&E)    (1,577)       (1,373)
+Proceeds from sale of PP&E and other assets              262            49"""
+
+
+def test_a_label_wrapped_under_a_row_of_figures_heads_the_rows_indented_under_it():
+    rows = render_tables(CASH_FLOWS).split("\n\n")
+    heading = "Adjustments to reconcile net income to net cash provided by operating activities"
+    assert rows[1:6] == [
+        "Net income including noncontrolling interest | 2018: $5,363 | 2017: $4,869",
+        f"{heading} Depreciation and amortization | 2018: 1,488 | 2017: 1,544",
+        f"{heading} Changes in assets and liabilities Accounts receivable | 2018: (305) | 2017: (245)",
+        f"{heading} Other — net | 2018: 120 | 2017: 256",
+        "Net cash provided by operating activities | 2018: 6,439 | 2017: 6,240"]
+
+
+def test_a_later_section_of_a_statement_takes_the_periods_its_figures_line_up_under():
+    rows = render_tables(CASH_FLOWS).split("\n\n")
+    assert rows[-2:] == ["Purchases of property, plant and equipment (PP&E) | 2018: (1,577) | 2017: (1,373)",
+                         "Proceeds from sale of PP&E and other assets | 2018: 262 | 2017: 49"]
+
+
+def test_figures_that_do_not_line_up_under_the_periods_above_take_none():
+    moved = "Purchases of property, plant and equipment (PP&E)    (1,577)  (1,373)"
+    text = CASH_FLOWS.replace("Purchases of property, plant and equipment (PP&E)    (1,577)       (1,373)", moved)
+    assert moved in render_tables(text).split("\n")
+
+
+def test_a_sign_closing_a_label_goes_with_the_figure_after_it():
+    text = """\
+                                             2015         2014
+Cash and cash equivalents ... $           876,560  $  1,117,400
+Short-term investments                  3,111,524    2,622,091
+Trade receivables                         672,006      591,800"""
+    assert render_tables(text).split("\n\n")[1] == "Cash and cash equivalents ... | 2015: $876,560 | 2014: $1,117,400"
+
+
+def test_a_percentage_set_apart_from_its_sign_is_a_figure():
+    text = """\
+                                    2021        2020
+Weighted-average discount rate
+     Operating leases             2.16 %      2.23 %
+     Finance leases               4.91 %      6.34 %"""
+    assert render_tables(text).split("\n\n")[1:] == [
+        "Operating leases | 2021: 2.16 % | 2020: 2.23 %", "Finance leases | 2021: 4.91 % | 2020: 6.34 %"]
 
 
 def test_periods_that_do_not_match_the_columns_head_nothing():
