@@ -12,11 +12,11 @@ import numpy as np
 from rag_serving.answer import measures
 from rag_serving.answer.kinds import HOW_MEASURES, MONTHS, QUESTION_WORDS, AnswerKind, Asks, has_kind, kind_of
 from rag_serving.answer.parts import missing_for, pointers, sides
-from rag_serving.answer.sentences import (LEADER, introduced, list_entry, numbered_heading, opens_list,
-                                          split_sentences)
+from rag_serving.answer.sentences import (LEADER, ROW_SEPARATOR, introduced, is_row, list_entry, numbered_heading,
+                                          opens_list, split_sentences)
 from rag_serving.answer.terms import (IDENTIFIER, contains_term, either_paths, normalize, paths, standards,
                                      strict_identifier)
-from rag_serving.answer.text import lexemes, stem, stop_words, words
+from rag_serving.answer.text import lexemes, stem, stems, stop_words, words
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.editions import superseded
 from rag_serving.search.hits import Hit
@@ -116,11 +116,15 @@ def profile(question: str, owner: str = "") -> QuestionProfile:
 _LEADERS = re.compile(rf"(\.\s*){{4,}}|{re.escape(LEADER)}\s*[0-9ivxlc]+\b|{re.escape(LEADER.rstrip())}$", re.I)
 # "5.3.2Configuring Matrix Synapse": a PDF setting the number apart by position reads with none.
 _HEADING = re.compile(r"^\d+(\.\d+)*(\s+\S|\.?[A-Z])")
+# A heading set in capitals, unnumbered: "FISCAL 2021 NIKE BRAND REVENUE HIGHLIGHTS" names a topic and states nothing.
+# A figure other than a year is something stated ("CALL 555-0100 FOR HELP").
+CAPS_HEADING_WORDS = 12
+_CAPS_HEADING = re.compile(r"[^a-z\d.?!:;]*[A-Z][^a-z\d.?!:;]*")
 
 
 def answer_like(sentence: str) -> bool:
-    """Whether a sentence could answer anything: not a contents line with dot leaders, not a bare numbered heading,
-    not a Markdown heading, not a question (an FAQ's "What are your standard payment terms?" asks, it does not
+    """Whether a sentence could answer anything: not a contents line with dot leaders, not a bare numbered heading or
+    one in capitals, not a Markdown heading, not a question (an FAQ's "What are your standard payment terms?" asks, it does not
     answer)."""
     if _LEADERS.search(sentence) or sentence.lstrip().startswith("#") or sentence.rstrip().endswith("?"):
         return False
@@ -128,6 +132,8 @@ def answer_like(sentence: str) -> bool:
     if n < 3:
         return False
     # "2.10. Storing the MIME type …" is a subsection's title too (`numbered_heading`); "1. Remove the cover" a step.
+    if _CAPS_HEADING.fullmatch(_YEAR.sub("", sentence).strip()) and n <= CAPS_HEADING_WORDS and not is_row(sentence):
+        return False
     return not (_HEADING.match(sentence) and n <= 8 and not sentence.rstrip().endswith((".", "?", "!"))
                 or numbered_heading(sentence))
 
@@ -140,6 +146,21 @@ def coverage(question: QuestionProfile, found: set[str]) -> float:
     strict = {stem(t) for t in question.strict_terms} | set(question.strict_terms)
     weights = {t: (2.0 if t in strict else 1.0) for t in question.key_terms}
     return sum(w for t, w in weights.items() if t in found) / sum(weights.values())
+
+
+def looked_up(row: str, question: QuestionProfile) -> bool:
+    """Whether the question names a table row's label and one of its columns, as a look-up in the table would: "How
+    much net income did Nike report for fiscal 2021?" names "Net income | 2021: $5,727 | 2020: $2,539". A row is mostly
+    figures, so its meaning sits far from the question's even when it is the answer."""
+    if not is_row(row):
+        return False
+    label, *cells = row.split(ROW_SEPARATOR)
+    named = stems(label)
+    if not named or not named <= set(question.key_terms):
+        return False
+    headers = [cell.split(": ", 1)[0].lower() for cell in cells if ": " in cell]
+    return any(contains_term(h, t) for h in headers for t in question.strict_terms) or any(
+        stems(h) and stems(h) <= set(question.key_terms) for h in headers)
 
 
 def semantic(cosine: float) -> float:
@@ -278,7 +299,8 @@ def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passa
             # "Core time runs from 10:00 to 15:00" after "Office-based teams at HQ operate flexible hours around core
             # time", a table's "Response 15 minutes, target resolution 4 hours" after "P1 - Critical: …".
             c.coverage = coverage(q, lexemes(c.text) | lexemes(before.get(c.index, "")) | titled)
-            c.score = age * (0.5 * c.coverage + 0.5 * semantic(c.cosine)) * (1.0 if c.kind_ok else 0.5)
+            meaning = 1.0 if looked_up(c.text, q) else semantic(c.cosine)
+            c.score = age * (0.5 * c.coverage + 0.5 * meaning) * (1.0 if c.kind_ok else 0.5)
     evidence.candidates = candidates
     evidence.union_coverage = coverage(q, seen)
     return evidence

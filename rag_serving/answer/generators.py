@@ -70,8 +70,10 @@ class ExtractiveGenerator:
 
     def answer(self, question: str, chunks: Sequence[Hit], *, evidence: Evidence | None = None) -> Draft:
         evidence = evidence or assess(Query(question, self.vectors.embedder), chunks, self.vectors)
+        # Sentences whose scores tie (each clause at its cap: every key term, a meaning at least as close as a
+        # paraphrase's) go to the closer meaning before the earlier passage.
         ranked = self.selection.ranked(evidence) if self.selection else \
-            sorted(evidence.candidates, key=lambda c: (-c.score, c.rank, c.index))
+            sorted(evidence.candidates, key=lambda c: (-c.score, -c.cosine, c.rank, c.index))
         if not ranked:
             return Draft(sentences=[], generator=self.name, model=self.model, abstained=True)
         # A sentence the chunk window cut is not quoted while a whole one is there to quote.

@@ -1,6 +1,6 @@
 import datetime as dt
 
-from rag_serving.answer.evidence import answer_like, assess, coverage, profile, quotable, semantic
+from rag_serving.answer.evidence import answer_like, assess, coverage, looked_up, profile, quotable, semantic
 from rag_serving.answer.text import stems
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.hits import Hit
@@ -176,3 +176,18 @@ def test_a_command_line_option_is_no_proper_name():
     # "-Wall" names a compiler's warning flag, not a place or product the passage must name.
     assert profile("Where can I put compiler flags such as -Wall -pedantic?").strict_terms == ()
     assert profile("Where can I put compiler flags for the South Yard build?").strict_terms == ("south", "yard")
+
+
+def test_a_heading_in_capitals_answers_nothing_but_a_line_in_capitals_stating_a_figure_does():
+    assert not answer_like("FISCAL 2021 NIKE BRAND REVENUE HIGHLIGHTS")
+    assert answer_like("CALL 555-0100 FOR HELP")
+    assert answer_like("THE UNIT MUST BE ISOLATED BEFORE SERVICE.")
+    assert answer_like("TOTAL NIKE, INC. REVENUES | 2021: $44,538 | 2020: $37,403")
+
+
+def test_a_row_is_looked_up_when_the_question_names_its_label_and_one_of_its_columns():
+    row = "Net income | 2021: $5,727 | 2020: $2,539 | 2019: $4,029"
+    assert looked_up(row, profile("How much net income did Nike report for fiscal 2021?"))
+    assert not looked_up(row, profile("How much net income did Nike report for fiscal 2022?"))  # no such column
+    assert not looked_up(row, profile("What was Nike's revenue in fiscal 2021?"))  # another row's label
+    assert not looked_up("Net income rose to $5,727 million in 2021.", profile("What was net income in 2021?"))

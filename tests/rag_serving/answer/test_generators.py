@@ -339,3 +339,28 @@ def test_what_an_announcing_sentence_brings_stops_at_a_heading(minilm):
             "6.1.4 Terminals\n\nTerminals attach through serial lines.")
     assert quoted(minilm, "Which device files must exist under /dev?", [hit("dev", body)]) == [
         "The following devices must exist under /dev.", "/dev/null discards all data written to it."]
+
+
+NIKE = "NIKE, Inc. Form 10-K"
+
+
+def test_of_two_sentences_at_the_scores_cap_the_closer_in_meaning_is_quoted_first(minilm):
+    # Both hold every key term and read at least as close as a paraphrase, so both score 1.0; the earlier passage's
+    # says how revenue grew, the later one's how much it was.
+    chunks = [hit("growth", "Revenues increased 17% for fiscal 2021, driven by growth in both the NIKE Brand and "
+                            "Converse.", title=NIKE),
+              hit("record", "In fiscal 2021, NIKE, Inc. achieved record Revenues which increased 19% to $44.5 "
+                            "billion.", title=NIKE)]
+    one = ExtractiveGenerator(SentenceVectors(minilm), max_sentences=1)
+    quotes = [s.text for s in one.answer("What was Nike's revenue in fiscal 2021?", chunks).sentences]
+    assert quotes == ["In fiscal 2021, NIKE, Inc. achieved record Revenues which increased 19% to $44.5 billion."]
+
+
+def test_a_statement_row_the_question_names_by_label_and_period_is_quoted_over_prose(minilm):
+    # The prose names more of the question (fiscal, 2021) and reads closer to it than a row of figures does.
+    chunks = [hit("margin", "NIKE, Inc. gross margin increased 140 basis points in fiscal 2021, primarily due to lower "
+                            "factory cancellation charges.", title=NIKE),
+              hit("statement", "Net income | 2021: $5,727 | 2020: $2,539 | 2019: $4,029", title=NIKE)]
+    one = ExtractiveGenerator(SentenceVectors(minilm), max_sentences=1)
+    quotes = [s.text for s in one.answer("How much net income did Nike report for fiscal 2021?", chunks).sentences]
+    assert quotes == ["Net income | 2021: $5,727 | 2020: $2,539 | 2019: $4,029"]
