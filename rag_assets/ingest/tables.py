@@ -17,12 +17,21 @@ HEADER_WORDS = 5  # a header cell is a label, not a sentence
 _CURRENCY = frozenset("$€£¥")
 _NUMBER = re.compile(r"^[-+–]?\(?[$€£]?\s?\(?[\d.,]+(?:\s?%)?\)?$")  # "44,538", "(78)", "$(241)", "$ (1,577)", "12.5%", "2.16 %"
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
+_YEAR_IN = re.compile(r"\b(?:19|20)\d\d\b")
 _MARKS = re.compile(r"[-–—%$€£¥]+")  # what a statement sets in a figure's place or beside it: nil, a sign
 # A financial statement sets its periods centred over right-aligned figures, so they line up with no column edge:
 # "(In millions)      2021      2020      2019" above "Revenues      $   44,538   $   37,403   $   39,117".
 _PERIOD = re.compile(r"^(?:(?:fiscal(?: year)?|fy|year|quarter|q[1-4]|[a-z]{3,9}\.? \d{1,2},)\s*)?(?:19|20)\d\d"
                      r"(?: \(\d\))?$", re.IGNORECASE)  # a footnote's mark may follow: "2017 (1)"
 PERIOD_LOOKBACK = 3  # lines above a table searched for its periods
+# How far beside a column's figures its period may sit: centred over a column whose widest cells ("$      6,021")
+# reach far left of its narrow ones ("2.6  %"), it can end a dozen places before them.
+REACH = 16
+
+
+# The last periods read on the page for each number of columns, with where their columns end: a statement's later
+# sections take them, while a narrower table between (a sales change analysis under two of three periods) keeps its own.
+Carried = dict[int, tuple[list[str], list[int]]]
 
 
 @dataclass
@@ -38,7 +47,7 @@ class _Table:
 def _segments(line: str) -> list[tuple[int, int, str]]:
     """The line's cells with their start and end columns. A currency sign set apart from its figure, as filings set it
     ("$         44,538"; "1.63 $            2.55"; "Cash and cash equivalents ... $         876,560"), goes with the
-    figure."""
+    figure, and so does a percent sign after it."""
     found = [(m.start(), m.end(), m.group()) for m in _SEGMENT.finditer(line)]
     cells: list[tuple[int, int, str]] = []
     for k, (start, end, text) in enumerate(found):
@@ -47,6 +56,15 @@ def _segments(line: str) -> list[tuple[int, int, str]]:
             bool(_NUMBER.match(text[:-2])) or (k + 1 < len(found) and bool(_NUMBER.match(found[k + 1][2]))))
         if sign:
             end, text = end - 2, text[:-2]
+        if (text[:1] == "%" and set(text[1:]) <= _CURRENCY and len(text) <= 2 and cells and _numeric(cells[-1][2])
+                and not cells[-1][2].endswith("%")):
+            # A percent sign set in a column of its own belongs to the figure before it ("19   %" is "19%"), and a
+            # currency sign run into it to the figure after it ("16   %$   1,906").
+            before = cells.pop()
+            cells.append((before[0], start + 1, before[2] + "%"))
+            if len(text) == 2:
+                cells.append((end - 1, end, text[1]))
+            continue
         if cells and cells[-1][2] in _CURRENCY and _NUMBER.match(text):
             start, text = cells[-1][0], cells.pop()[2] + text
         cells.append((start, end, text))
@@ -84,9 +102,9 @@ def _figures(cells: list[str]) -> bool:
     return any(map(_numeric, rest)) and all(_numeric(c) or _MARKS.fullmatch(c) for c in rest)
 
 
-def _grow(lines: list[str], i: int, carried: tuple[list[str], list[int]] | None = None) -> _Table | None:
+def _grow(lines: list[str], i: int, carried: Carried | None = None) -> _Table | None:
     """The table whose first row (its header) is line i, or None when the lines below do not line up with it.
-    carried: the periods heading a table of figures above it on the page, and where its columns end."""
+    carried: the periods heading tables of figures above it on the page (`Carried`)."""
     head = _row(lines[i])
     if head is None:
         return None
@@ -186,9 +204,9 @@ def _headed(table: _Table) -> bool:
     return True
 
 
-def _periods(lines: list[str], table: _Table, carried: tuple[list[str], list[int]] | None = None) -> list[str] | None:
-    """Headers for a table with no header row of its own: a line just above it whose last cells are periods ("2021",
-    "Fiscal 2020", "December 31, 2022"), one over each column after the first, when those columns hold figures; else
+def _periods(lines: list[str], table: _Table, carried: Carried | None = None) -> list[str] | None:
+    """Headers for a table with no header row of its own: a line just above it with a period ("2021", "Fiscal 2020",
+    "December 31, 2022") set over each column after the first (`_over`), when those columns hold figures; else
     the periods carried from a table above it on the page whose figure columns end where its own do (a statement's
     sections under one line of periods)."""
     figures = [sum(map(_numeric, col)) * 2 > len(col) for col in ([r[k] for r in table.rows if r[k]]
@@ -196,20 +214,52 @@ def _periods(lines: list[str], table: _Table, carried: tuple[list[str], list[int
     if not figures or not all(figures):
         return None
     seen = 0
-    for line in reversed(lines[max(0, table.first - 2 * PERIOD_LOOKBACK):table.first]):
-        if not line.strip():
+    for j in range(table.first - 1, max(-1, table.first - 1 - 2 * PERIOD_LOOKBACK), -1):
+        if not lines[j].strip():
             continue
-        cells = [text for _, _, text in _segments(line)]
-        periods = cells[len(cells) - len(table.columns) + 1:]
-        if len(periods) == len(table.columns) - 1 and all(_PERIOD.match(p) for p in periods):
-            return ["", *periods]
+        cells = _segments(lines[j])
+        periods = _over(table.columns[1:], cells)
+        # Where figures stand apart from their periods, as in a layout broken by dot leaders ("Revenue ... $4,795,511$
+        # 4,147,065   $  4,055,240"), periods closing the line head the columns from the right.
+        named = [c for c in cells if _PERIOD.match(c[2])]
+        if not periods and len(named) >= len(table.columns) - 1 and cells[len(cells) - len(named):] == named:
+            periods = named[len(named) - len(table.columns) + 1:]
+        if periods:
+            return ["", *_stacked(lines[j - 1] if j else "", periods)]
         seen += 1
         if seen == PERIOD_LOOKBACK:
             break
-    if carried and len(carried[0]) == len(table.columns) and all(
-            abs(end - b) <= TOLERANCE for end, (_, b) in zip(carried[1], table.columns[1:])):
-        return carried[0]
+    header, ends = (carried or {}).get(len(table.columns), (None, []))
+    if header and all(abs(end - b) <= TOLERANCE for end, (_, b) in zip(ends, table.columns[1:])):
+        return header
     return None
+
+
+def _over(columns: list[tuple[int, int]], cells: list[tuple[int, int, str]]) -> list[tuple[int, int, str]] | None:
+    """The period set over each column of figures: the line's cell nearest the column's middle, within REACH of it;
+    None unless each column has a period of its own ("Total" over a column heads it, not the period beside it). A
+    statement may give fewer columns than periods: 3M's sales change analysis has figures under 2018 and 2017 only, not
+    under the last two of "2018  2017  2016"."""
+    picked = []
+    for a, b in columns:
+        middle = (a + b) / 2
+        best = min(cells, key=lambda p: abs((p[0] + p[1]) / 2 - middle), default=None)
+        if best is None or not _PERIOD.match(best[2]) or best[1] < a - REACH or best[0] > b + REACH or best in picked:
+            return None
+        picked.append(best)
+    return picked
+
+
+def _stacked(above: str, periods: list[tuple[int, int, str]]) -> list[str]:
+    """The periods with what is set over them on the line above: "2018 versus" over "2017" heads a column of changes
+    as "2018 versus 2017". Only a cell holding a year, over one period alone, is such a top; "For the Year Ended
+    December 31, 2019", centred over several, is not."""
+    texts = [text for _, _, text in periods]
+    for start, end, text in _segments(above):
+        under = [k for k, (a, b, _) in enumerate(periods) if a <= end and start <= b]
+        if len(under) == 1 and _YEAR_IN.search(text):
+            texts[under[0]] = f"{text} {texts[under[0]]}"
+    return texts
 
 
 def render_row(header: list[str] | None, cells: list[str]) -> str:
@@ -225,7 +275,7 @@ def render_tables(text: str) -> str:
     rows never separates a value from its header."""
     lines = text.split("\n")
     out: list[str] = []
-    carried: tuple[list[str], list[int]] | None = None  # the last periods read on the page, and their columns' ends
+    carried: Carried = {}
     i = 0
     while i < len(lines):
         table = _grow(lines, i, carried)
@@ -234,7 +284,7 @@ def render_tables(text: str) -> str:
             i += 1
             continue
         if table.header and not table.header[0]:
-            carried = table.header, [b for _, b in table.columns[1:]]
+            carried[len(table.columns)] = table.header, [b for _, b in table.columns[1:]]
         rows = [render_row(table.header, cells) for cells in table.body]
         if out and out[-1].strip():
             out.append("")

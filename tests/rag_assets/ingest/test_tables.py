@@ -254,3 +254,46 @@ Capital spending rose in 2018."""
 def test_two_aligned_lines_of_figures_with_no_periods_above_stay_lines():
     text = "Gate A        24        24\nGate B        18        12\n\nThe gates open at dawn."
     assert render_tables(text) == text
+
+
+def test_a_percent_sign_in_its_own_column_goes_with_the_figure_before_it():
+    # NIKE's fiscal 2021 10-K, Converse revenues by product, as pypdf lays them out (shortened): each change's "%" is
+    # set apart, and one runs into the next column's "$".
+    text = """\
+Revenues by:
+  Footwear     $   1,986  $   1,642     21    %     17    %$    1,658     -1   %
+  Apparel            104         89     17    %     13    %       118    -25   %
+  Equipment           29         25     16    %     14    %        24      4   %"""
+    assert render_tables(text).split("\n\n")[1:] == ["Footwear | $1,986 | $1,642 | 21% | 17% | $1,658 | -1%",
+                                                     "Apparel | 104 | 89 | 17% | 13% | 118 | -25%",
+                                                     "Equipment | 29 | 25 | 16% | 14% | 24 | 4%"]
+
+
+def test_a_period_set_over_two_lines_heads_its_column_whole():
+    # 3M's 2018 10-K, operating expenses as a percent of net sales (shortened, as pypdf lays it out): the change columns
+    # are headed "2018 versus / 2017" and "2017 versus / 2016"; "Years ended December 31", over several, heads none.
+    text = """\
+                                               Years ended December 31
+                                                                         2018 versus     2017 versus
+(Percent of net sales)      2018          2017          2016            2017            2016
+Cost of sales                   50.9   %      50.8   %      50.2   %           0.1 %           0.6 %
+Research expenses                  5.6           5.9           5.9             (0.3)               —
+Gain on sale of businesses       (1.7)         (1.9)         (0.4)               0.2           (1.5)"""
+    assert render_tables(text).split("\n\n")[1:] == [
+        "Cost of sales | 2018: 50.9% | 2017: 50.8% | 2016: 50.2% | 2018 versus 2017: 0.1 % | 2017 versus 2016: 0.6 %",
+        "Research expenses | 2018: 5.6 | 2017: 5.9 | 2016: 5.9 | 2018 versus 2017: (0.3) | 2017 versus 2016: —",
+        "Gain on sale of businesses | 2018: (1.7) | 2017: (1.9) | 2016: (0.4) | 2018 versus 2017: 0.2"
+        " | 2017 versus 2016: (1.5)"]
+
+
+def test_figures_under_some_of_the_periods_take_the_ones_over_them():
+    # 3M's 2018 10-K, Health Care (shortened): the sales change analysis gives 2018 and 2017 only, under the first two
+    # of the three periods; counted from the right, they would read as 2017 and 2016.
+    text = """\
+                                         2018            2017            2016
+  Organic local-currency                 2.6 %           3.9 %
+  Translation                            0.3             0.5
+  Total sales change                     2.9 %           4.4 %"""
+    assert render_tables(text).split("\n\n")[1:] == ["Organic local-currency | 2018: 2.6 % | 2017: 3.9 %",
+                                                      "Translation | 2018: 0.3 | 2017: 0.5",
+                                                      "Total sales change | 2018: 2.9 % | 2017: 4.4 %"]
