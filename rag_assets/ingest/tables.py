@@ -15,7 +15,8 @@ TOLERANCE = 2  # layout mode places characters on a grid of whole spaces; edges 
 MIN_ROWS = 3  # a header and two rows; fewer is as likely a pair of aligned lines as a table
 HEADER_WORDS = 5  # a header cell is a label, not a sentence
 _CURRENCY = frozenset("$€£¥")
-_NUMBER = re.compile(r"^[-+–]?\(?[$€£]?\s?\(?[\d.,]+(?:\s?%)?\)?$")  # "44,538", "(78)", "$(241)", "$ (1,577)", "12.5%", "2.16 %"
+# "44,538", "(78)", "$(241)", "$ (1,577)", "12.5%", "2.16 %"
+_NUMBER = re.compile(r"^[-+–]?\(?[$€£]?\s?\(?[\d.,]+(?:\s?%)?\)?$")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 _YEAR_IN = re.compile(r"\b(?:19|20)\d\d\b")
 _MARKS = re.compile(r"[-–—%$€£¥]+")  # what a statement sets in a figure's place or beside it: nil, a sign

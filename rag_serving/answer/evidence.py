@@ -124,8 +124,8 @@ _CAPS_HEADING = re.compile(r"[^a-z\d.?!:;]*[A-Z][^a-z\d.?!:;]*")
 
 def answer_like(sentence: str) -> bool:
     """Whether a sentence could answer anything: not a contents line with dot leaders, not a bare numbered heading or
-    one in capitals, not a Markdown heading, not a question (an FAQ's "What are your standard payment terms?" asks, it does not
-    answer)."""
+    one in capitals, not a Markdown heading, not a question (an FAQ's "What are your standard payment terms?" asks,
+    it does not answer)."""
     if _LEADERS.search(sentence) or sentence.lstrip().startswith("#") or sentence.rstrip().endswith("?"):
         return False
     n = len(words(sentence))
