@@ -13,7 +13,7 @@ from rag_serving.answer import measures
 from rag_serving.answer.kinds import HOW_MEASURES, MONTHS, QUESTION_WORDS, AnswerKind, Asks, has_kind, kind_of
 from rag_serving.answer.parts import missing_for, pointers, sides
 from rag_serving.answer.sentences import (LEADER, ROW_SEPARATOR, introduced, is_row, list_entry, numbered_heading,
-                                          opens_list, split_sentences)
+                                          opens_list, periods_line, split_sentences)
 from rag_serving.answer.terms import (IDENTIFIER, contains_term, either_paths, normalize, paths, standards,
                                      strict_identifier)
 from rag_serving.answer.text import lexemes, stem, stems, stop_words, words
@@ -124,7 +124,7 @@ _CAPS_HEADING = re.compile(r"[^a-z\d.?!:;]*[A-Z][^a-z\d.?!:;]*")
 
 def answer_like(sentence: str) -> bool:
     """Whether a sentence could answer anything: not a contents line with dot leaders, not a bare numbered heading or
-    one in capitals, not a Markdown heading, not a question (an FAQ's "What are your standard payment terms?" asks,
+    one in capitals, not a line of periods heading a table, not a Markdown heading, not a question (an FAQ's "What are your standard payment terms?" asks,
     it does not answer)."""
     if _LEADERS.search(sentence) or sentence.lstrip().startswith("#") or sentence.rstrip().endswith("?"):
         return False
@@ -133,6 +133,8 @@ def answer_like(sentence: str) -> bool:
         return False
     # "2.10. Storing the MIME type …" is a subsection's title too (`numbered_heading`); "1. Remove the cover" a step.
     if _CAPS_HEADING.fullmatch(_YEAR.sub("", sentence).strip()) and n <= CAPS_HEADING_WORDS and not is_row(sentence):
+        return False
+    if periods_line(sentence):
         return False
     return not (_HEADING.match(sentence) and n <= 8 and not sentence.rstrip().endswith((".", "?", "!"))
                 or numbered_heading(sentence))

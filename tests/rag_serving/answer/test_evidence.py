@@ -191,3 +191,7 @@ def test_a_row_is_looked_up_when_the_question_names_its_label_and_one_of_its_col
     assert not looked_up(row, profile("How much net income did Nike report for fiscal 2022?"))  # no such column
     assert not looked_up(row, profile("What was Nike's revenue in fiscal 2021?"))  # another row's label
     assert not looked_up("Net income rose to $5,727 million in 2021.", profile("What was net income in 2021?"))
+
+
+def test_a_line_of_periods_answers_nothing():
+    assert not answer_like("December 31, 2018 versus (Millions) 2018 2017 2017")

@@ -1,4 +1,4 @@
-from rag_serving.answer.sentences import announces, introduced, join_pages, split_sentences, squish
+from rag_serving.answer.sentences import announces, introduced, join_pages, periods_line, split_sentences, squish
 
 
 def test_squish_collapses_layout_whitespace():
@@ -105,3 +105,22 @@ def test_a_sentence_stopping_at_like_is_finished_by_the_line_after_it():
     split = split_sentences(body)
     assert [split[i][1] for i in introduced(split, 0)] == ["if command -v install-docs > /dev/null; then ..."]
     assert introduced(split, 2) == []  # a finished sentence brings nothing
+
+
+def test_a_line_of_periods_heading_a_table_is_known_for_what_it_is():
+    assert periods_line("December 31, 2018 versus (Millions) 2018 2017 2017")
+    assert periods_line("Years ended December 31 2021 2020 2019")
+    assert not periods_line("Net debt (non-GAAP measure) | 2018: $11,352 | 2017: $9,793")
+    assert not periods_line("Net debt rose in 2018.")
+
+
+def test_a_table_announced_brings_its_rows_not_the_periods_line_over_them():
+    # 3M's 2018 10-K as ingest stores it: the periods line stays as printed above rows that each carry their periods.
+    body = ("The following table provides net debt as of December 31, 2018 and 2017.\n\n"
+            "December 31, 2018 versus\n(Millions) 2018 2017 2017\n\n"
+            "Total debt | 2018: $14,622 | 2017: $13,949 | 2018 versus 2017: $673\n\n"
+            "Net debt (non-GAAP measure) | 2018: $11,352 | 2017: $9,793 | 2018 versus 2017: $1,559")
+    split = split_sentences(body)
+    assert [split[i][1] for i in introduced(split, 0)] == [
+        "Total debt | 2018: $14,622 | 2017: $13,949 | 2018 versus 2017: $673",
+        "Net debt (non-GAAP measure) | 2018: $11,352 | 2017: $9,793 | 2018 versus 2017: $1,559"]
