@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rag_serving.answer.sentences import LEADER, ROW_SEPARATOR
+from rag_serving.answer.sentences import LEADER, ROW_SEPARATOR, YEAR
 
 # Cells in pypdf's layout text are runs of words separated by two or more spaces.
 _SEGMENT = re.compile(r"\S+(?: \S+)*")
@@ -18,7 +18,6 @@ _CURRENCY = frozenset("$€£¥")
 # "44,538", "(78)", "$(241)", "$ (1,577)", "12.5%", "2.16 %"
 _NUMBER = re.compile(r"^[-+–]?\(?[$€£]?\s?\(?[\d.,]+(?:\s?%)?\)?$")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
-_YEAR_IN = re.compile(r"\b(?:19|20)\d\d\b")
 _MARKS = re.compile(r"[-–—%$€£¥]+")  # what a statement sets in a figure's place or beside it: nil, a sign
 # A financial statement sets its periods centred over right-aligned figures, so they line up with no column edge:
 # "(In millions)      2021      2020      2019" above "Revenues      $   44,538   $   37,403   $   39,117".
@@ -258,7 +257,7 @@ def _stacked(above: str, periods: list[tuple[int, int, str]]) -> list[str]:
     texts = [text for _, _, text in periods]
     for start, end, text in _segments(above):
         under = [k for k, (a, b, _) in enumerate(periods) if a <= end and start <= b]
-        if len(under) == 1 and _YEAR_IN.search(text):
+        if len(under) == 1 and YEAR.search(text):
             texts[under[0]] = f"{text} {texts[under[0]]}"
     return texts
 

@@ -12,8 +12,8 @@ import numpy as np
 from rag_serving.answer import measures
 from rag_serving.answer.kinds import HOW_MEASURES, MONTHS, QUESTION_WORDS, AnswerKind, Asks, has_kind, kind_of
 from rag_serving.answer.parts import missing_for, pointers, sides
-from rag_serving.answer.sentences import (LEADER, ROW_SEPARATOR, introduced, is_row, list_entry, numbered_heading,
-                                          opens_list, periods_line, split_sentences)
+from rag_serving.answer.sentences import (LEADER, ROW_SEPARATOR, YEAR, introduced, is_row, list_entry,
+                                          numbered_heading, opens_list, periods_line, split_sentences)
 from rag_serving.answer.terms import (IDENTIFIER, contains_term, either_paths, normalize, paths, standards,
                                      strict_identifier)
 from rag_serving.answer.text import lexemes, stem, stems, stop_words, words
@@ -22,7 +22,6 @@ from rag_serving.search.editions import superseded
 from rag_serving.search.hits import Hit
 from rag_serving.search.query import Query
 
-_YEAR = re.compile(r"\b(19|20)\d\d\b")
 _HOW_WORKS = re.compile(r"\bhow (does|do|did|will|would|should|can)\b.*\bworks?\W*$", re.I)
 # Requests aimed at the assistant's rules rather than the documents.
 INJECTION = re.compile(
@@ -81,7 +80,7 @@ def identifiers(text: str) -> list[str]:
     """The codes a normalized text names (part numbers, error codes, forms: letters and digits mixed), as strict
     terms; not years, not amounts."""
     return [ident for m in IDENTIFIER.finditer(text)
-            if not _YEAR.fullmatch(m.group(0)) and (ident := strict_identifier(text, m.start(), m.end()))]
+            if not YEAR.fullmatch(m.group(0)) and (ident := strict_identifier(text, m.start(), m.end()))]
 
 
 def profile(question: str, owner: str = "") -> QuestionProfile:
@@ -102,7 +101,7 @@ def profile(question: str, owner: str = "") -> QuestionProfile:
     plain = normalize(question)  # "10‑K" with a non-breaking hyphen is the identifier 10-K
     named_paths = paths(plain)
     strict = tuple(dict.fromkeys(
-        [m.group(0).lower() for m in _YEAR.finditer(question)] + identifiers(plain) + standards(question)
+        [m.group(0).lower() for m in YEAR.finditer(question)] + identifiers(plain) + standards(question)
         + named_paths
         + [w.lower() for w in proper_names(question) if w.lower() not in re.split(r"[-_\s]+", owner.lower())]
     ))
@@ -124,18 +123,18 @@ _CAPS_HEADING = re.compile(r"[^a-z\d.?!:;]*[A-Z][^a-z\d.?!:;]*")
 
 def answer_like(sentence: str) -> bool:
     """Whether a sentence could answer anything: not a contents line with dot leaders, not a bare numbered heading or
-    one in capitals, not a line of periods heading a table, not a Markdown heading, not a question (an FAQ's "What are your standard payment terms?" asks,
-    it does not answer)."""
+    one in capitals, not a line of periods heading a table, not a Markdown heading, not a question (an FAQ's "What are
+    your standard payment terms?" asks, it does not answer)."""
     if _LEADERS.search(sentence) or sentence.lstrip().startswith("#") or sentence.rstrip().endswith("?"):
         return False
     n = len(words(sentence))
     if n < 3:
         return False
-    # "2.10. Storing the MIME type …" is a subsection's title too (`numbered_heading`); "1. Remove the cover" a step.
-    if _CAPS_HEADING.fullmatch(_YEAR.sub("", sentence).strip()) and n <= CAPS_HEADING_WORDS and not is_row(sentence):
+    if _CAPS_HEADING.fullmatch(YEAR.sub("", sentence).strip()) and n <= CAPS_HEADING_WORDS and not is_row(sentence):
         return False
     if periods_line(sentence):
         return False
+    # "2.10. Storing the MIME type …" is a subsection's title too (`numbered_heading`); "1. Remove the cover" a step.
     return not (_HEADING.match(sentence) and n <= 8 and not sentence.rstrip().endswith((".", "?", "!"))
                 or numbered_heading(sentence))
 
@@ -157,12 +156,13 @@ def looked_up(row: str, question: QuestionProfile) -> bool:
     if not is_row(row):
         return False
     label, *cells = row.split(ROW_SEPARATOR)
+    asked = set(question.key_terms)
     named = stems(label)
-    if not named or not named <= set(question.key_terms):
+    if not named or not named <= asked:
         return False
     headers = [cell.split(": ", 1)[0].lower() for cell in cells if ": " in cell]
     return any(contains_term(h, t) for h in headers for t in question.strict_terms) or any(
-        stems(h) and stems(h) <= set(question.key_terms) for h in headers)
+        (own := stems(h)) and own <= asked for h in headers)
 
 
 def semantic(cosine: float) -> float:

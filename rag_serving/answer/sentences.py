@@ -129,7 +129,7 @@ LIST_ENTRIES = 12  # the most items or rows read and quoted after a sentence int
 FOLLOWING = 3  # the most sentences quoted after one announcing them ("… due to the following reasons.")
 
 
-_YEAR = re.compile(r"\b(19|20)\d\d\b")
+YEAR = re.compile(r"\b(19|20)\d\d\b")  # a year anywhere in a text
 # What a line heading a table's columns with periods holds besides them: "December 31, 2018 versus (Millions) 2018
 # 2017 2017", "Years ended December 31 2021 2020 2019".
 _PERIOD_WORDS = re.compile(r"\([^)]*\)|\b\d{1,4}\b|[,.%]|\b(versus|vs|compared|to|and|change|fiscal|years?|ended|ending|"
@@ -140,7 +140,7 @@ _PERIOD_WORDS = re.compile(r"\([^)]*\)|\b\d{1,4}\b|[,.%]|\b(versus|vs|compared|t
 def periods_line(sentence: str) -> bool:
     """Whether a line only heads a table's columns with periods: it states nothing, and ingest writes each row's
     figures after their periods."""
-    return bool(_YEAR.search(sentence)) and not re.search(r"[A-Za-z]", _PERIOD_WORDS.sub(" ", sentence))
+    return bool(YEAR.search(sentence)) and not re.search(r"[A-Za-z]", _PERIOD_WORDS.sub(" ", sentence))
 
 
 def list_entry(sentence: str) -> bool:
@@ -155,15 +155,13 @@ def introduced(split: Sequence[tuple[int, str]], index: int) -> list[int]:
     following reasons."); the one line that finishes a sentence stopping at "like" or "for example"; nothing after a
     sentence announcing nothing, or a colon whose entries are not there."""
     sentence = split[index][1]
-    if announces(sentence):  # the periods heading a table's columns come with each row; the rows are what it brings
-        first = next((i for i in range(index + 1, len(split)) if not periods_line(split[i][1])), len(split))
-    else:
-        first = index + 1
-    after = range(first, min(len(split), first + LIST_ENTRIES))
     if _UNFINISHED.search(sentence):
-        return [index + 1] if after and not heading_line(split[index + 1][1]) else []
+        return [index + 1] if index + 1 < len(split) and not heading_line(split[index + 1][1]) else []
     if not announces(sentence):
         return []
+    # The periods heading a table's columns come with each of its rows; the rows are what the sentence brings.
+    first = next((i for i in range(index + 1, len(split)) if not periods_line(split[i][1])), len(split))
+    after = range(first, min(len(split), first + LIST_ENTRIES))
     if after and list_entry(split[after[0]][1]):
         return list(takewhile(lambda i: list_entry(split[i][1]), after))
     if opens_list(sentence):
