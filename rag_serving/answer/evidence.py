@@ -14,8 +14,8 @@ from rag_serving.answer.kinds import HOW_MEASURES, MONTHS, QUESTION_WORDS, Answe
 from rag_serving.answer.parts import missing_for, pointers, sides
 from rag_serving.answer.sentences import (LEADER, ROW_SEPARATOR, YEAR, introduced, is_row, list_entry,
                                           numbered_heading, opens_list, periods_line, split_sentences)
-from rag_serving.answer.terms import (IDENTIFIER, contains_term, either_paths, normalize, paths, standards,
-                                     strict_identifier)
+from rag_serving.answer.terms import (IDENTIFIER, code_names, contains_term, either_paths, normalize, paths,
+                                     standards, strict_identifier)
 from rag_serving.answer.text import lexemes, stem, stems, stop_words, words
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.editions import superseded
@@ -42,6 +42,7 @@ class QuestionProfile:
     measure: str | None = None  # what the answer must be written in, if the question names it (`measures.measure`)
     either: tuple[str, ...] = ()  # strict terms of which a passage naming one is enough (`terms.either_paths`)
     paths: tuple[str, ...] = ()  # the file paths among the strict terms
+    code: tuple[str, ...] = ()  # the names written as code among them (`terms.code_names`)
 
     @property
     def vague(self) -> bool:
@@ -99,15 +100,15 @@ def profile(question: str, owner: str = "") -> QuestionProfile:
     content = [t for t in tokens if t not in stop and t not in QUESTION_WORDS and not (len(t) == 1 and t.isalpha())]
     key = tuple(dict.fromkeys(stem(t) for t in content))
     plain = normalize(question)  # "10‑K" with a non-breaking hyphen is the identifier 10-K
-    named_paths = paths(plain)
+    named_paths, code = paths(plain), code_names(question)
     strict = tuple(dict.fromkeys(
         [m.group(0).lower() for m in YEAR.finditer(question)] + identifiers(plain) + standards(question)
-        + named_paths
+        + named_paths + code
         + [w.lower() for w in proper_names(question) if w.lower() not in re.split(r"[-_\s]+", owner.lower())]
     ))
     return QuestionProfile(question, key, strict, kind_of(question), bool(INJECTION.search(question)),
                            bool(set(tokens[:4]) & pointers(question)) and len(key) <= 3,
-                           measures.measure(question), either_paths(question), tuple(named_paths))
+                           measures.measure(question), either_paths(question), tuple(named_paths), tuple(code))
 
 
 # Dot leaders as printed, or as ingest writes them (sentences.LEADER) before a page number.

@@ -46,6 +46,11 @@ _STANDARD_TERM = re.compile(r"(?P<a>[a-z]{2,6}) (?P<n>\d{2,}(?:[-:.]\d+)*|\d(?:\
 # A file or directory path: absolute ("/boot/efi", "~/.config") or three names deep ("debian/upstream/metadata"). One
 # slash between two words is as often "and/or" or "kB/s" as a path.
 _PATH = re.compile(r"(?<![\w/.:~])~?/[\w.+-]*[a-z][\w.+-]*(?:/[\w.+-]+)*|(?<![\w/.:])[\w.+-]+(?:/[\w.+-]+){2,}", re.I)
+# A name written as code: a dotted or underscored identifier ("warning.length", "read.table", "INSTALL_DATA"), a long
+# option ("--timeout") or a TeX macro ("\LTcapwidth"). Like a part number it names one thing, and a passage without it
+# is about another. A single-dash option is none: questions give them as examples ("flags such as -Wall").
+_CODE_NAME = re.compile(r"(?<![\w.\\/-])(?:--[a-z][\w-]*[a-z0-9]|\\[a-z@]{2,}|[a-z][a-z0-9]*(?:_[a-z0-9]+)+"
+                        r"|[a-z][a-z0-9_]*(?:\.[a-z_][a-z0-9_]+)+)(?![\w/-])", re.I)
 _DEEP_PATH = re.compile(r"~?/?[\w.+-]+(?:/[\w.+-]+){2,}")  # three names deep
 
 
@@ -64,6 +69,12 @@ def is_amount(token: str) -> bool:
 def _form(token: str) -> re.Match | None:
     m = _FORM.fullmatch(token)
     return m if m and f"{m['n']}{m['l']}" in _FORMS else None
+
+
+def code_names(question: str) -> list[str]:
+    """The names a question writes as code, lowercased, as a passage names them however its PDF set the marks: an option
+    without its dashes ("--timeout" is printed "–timeout" as often), a macro without its backslash."""
+    return list(dict.fromkeys(m.group(0).lower().lstrip("-\\") for m in _CODE_NAME.finditer(question)))
 
 
 def standards(question: str) -> list[str]:

@@ -47,6 +47,11 @@ def test_a_path_is_not_counted_among_the_strict_terms_the_models_read(minilm):
     assert r["strict_terms"] == 1  # the year
 
 
+def test_a_name_in_code_is_not_counted_among_the_strict_terms_the_models_read(minilm):
+    r = row("What is the default of the warning.length option in the 2024 release?", [PARKING], minilm)
+    assert r["strict_terms"] == 1  # the year, not warning.length
+
+
 @pytest.fixture(scope="module")
 def model(minilm):
     return LearnedAnswerability(minilm.model)

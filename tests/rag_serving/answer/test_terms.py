@@ -1,7 +1,8 @@
+import dataclasses
 import datetime as dt
 
 from rag_serving.answer.evidence import assess, profile
-from rag_serving.answer.terms import contains_term, is_amount, paths, strict_variants
+from rag_serving.answer.terms import code_names, contains_term, is_amount, paths, strict_variants
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.hits import Hit
 from rag_serving.search.query import Query
@@ -106,6 +107,28 @@ def test_a_path_is_strict_and_three_names_deep_its_directory_is_enough():
     # "foo.cleanup" is the asker's own file: the passage names its directory.
     assert contains_term("files in /etc/cron.d/ must be named", "/etc/cron.d/foo.cleanup")
     assert not contains_term("scripts in /etc/cron.daily run", "/etc/cron.d/foo.cleanup")
+
+
+def test_names_written_as_code_are_strict_terms_without_their_marks():
+    assert code_names("What is the default of the warning.length option, and of nrows in read.table()?") == \
+        ["warning.length", "read.table"]
+    assert code_names("What does NLEqn_options set, and what does INSTALL_DATA do?") == ["nleqn_options", "install_data"]
+    # An option without its dashes and a macro without its backslash: PDFs print "--" as an en dash as often.
+    assert code_names("What default should the --timeout option have? And \\LTcapwidth?") == ["timeout", "ltcapwidth"]
+    assert contains_term("–timeout=SECONDS sets it", "timeout")
+    # Abbreviations, versions, a file's one-letter extension, a path and a single-dash example are no names.
+    assert code_names("E.g. i.e. in U.S. offices, v1.x or 2.16, glpk.h, ~/.bash_history, flags such as -Wall?") == []
+    assert profile("What is the maximum size of a mime.cache file?").strict_terms == ("mime.cache",)
+
+
+def test_a_passage_not_naming_the_setting_asked_about_lacks_a_strict_term(minilm):
+    # The false answer behind the rule: "If there are fewer than 10 warnings they are printed …" for a question about
+    # the warning.length option, which the manual never gives a default for.
+    q = Query("What is the default value of the warning.length option?", minilm)
+    other = "If there are fewer than 10 warnings they are printed after the function has finished evaluating."
+    named = "The warning.length option sets the truncation limit for error and warning messages; its default is 1000."
+    found = assess(q, [filing(other), dataclasses.replace(filing(named), chunk_id="c2")], SentenceVectors(minilm))
+    assert {p.hit.chunk_id: p.missing_strict for p in found.passages} == {"c1": ("warning.length",), "c2": ()}
 
 
 def test_of_several_paths_a_question_names_one_is_enough(minilm):
