@@ -79,9 +79,10 @@ def answers_the_kind(draft: Draft, question: QuestionProfile, retrieved: Sequenc
     # The quote holding the answer must come from a passage about what is asked: "How long is the Globex Summit?" is
     # not answered by the bereavement leave's "up to 15 days" quoted beside the sentence naming the Summit.
     about = [not question.strict_terms or any(contains_term(text, t) for t in question.strict_terms) for text in cited]
-    if (question.kind != "any" or wanted) and not any(
+    if (question.kind != "any" or wanted or question.asks.bound) and not any(
             ok and has_kind(src.quote, question.asks) for src, ok in zip(sources, about)):
-        problems.append(f"no quote holds {NAMES[wanted] if wanted else 'a ' + question.kind}, which the question asks for")
+        what = NAMES[wanted] if wanted else "a limit" if question.kind == "any" else f"a {question.kind}"
+        problems.append(f"no quote holds {what}, which the question asks for")
     missing = missing_for([t for t in question.strict_terms if not any(contains_term(text, t) for text in cited)],
                           sides(question.text, [h.title for h in retrieved]) + question.either)
     if missing:

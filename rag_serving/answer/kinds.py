@@ -108,6 +108,27 @@ _CODE_Q = re.compile(r"\b(numbers?|codes?|extensions?|phones?|models?|parts?|ids
                      r"forms?|which)\b", re.I)
 
 
+# A question asking for a bound ("the maximum number of connections", "how many levels deep … at most") is answered by a
+# sentence stating one: "The three terminal connections are always open" holds a number and no limit. "Which plan has
+# the lowest deductible?" picks among things; "a 20 min slot" is minutes.
+_BOUND_Q = re.compile(r"\b(maximum|minimum|max|largest|smallest|highest|lowest|longest|shortest|greatest|biggest|limits?)\b|"
+                      r"\bhow (deep|many levels)\b|\bhow (many|much|long|far|big|large|high|old)\b[^?]*\bat (most|least)\b",
+                      re.I)
+_CHOICE_Q = re.compile(r"^\W*(which|what)\s+[\w-]+(\s+[\w-]+)?\s+(has|have|is|are|was|were|offers?|gives?|pays?|costs?)\s+"
+                       r"the\s+(largest|smallest|highest|lowest|longest|shortest|greatest|biggest)\b", re.I)
+_BOUND = re.compile(r"\b(max(imum|imal|imally)?|min(imum|imal|imally)?|at (most|least)|up to|limit\w*|exceed\w*|largest|"
+                    r"smallest|highest|lowest|longest|shortest|greatest|biggest|upper|lower|cap(ped)?|ceiling|within|range|"
+                    r"or (more|less|fewer|higher|lower|later|newer|above|below|greater|smaller)|(more|less|fewer|greater|"
+                    r"longer|shorter|higher|lower|larger|smaller|bigger) than|as (many|much|long) as|unlimited|"
+                    r"arbitrar(y|ily)|any number|only|must not|cannot|can't|beyond|over|under|no (more|less|fewer))\b|±",
+                    re.I)
+
+
+def asks_bound(question: str) -> bool:
+    """Whether a question asks for a limit, a maximum or a minimum rather than any value."""
+    return bool(_BOUND_Q.search(question)) and not _CHOICE_Q.search(question)
+
+
 @dataclass(frozen=True)
 class Asks:
     """What a question asks for, read once per question rather than once per candidate sentence: its kind and measure,
@@ -123,13 +144,15 @@ class Asks:
     count: bool = False  # "How many …": a number or number word answers it, a frequency does not
     measured: bool = False  # a physical measure ("what frequency", "how wide"): digits answer it, number words do not
     product: str | None = None  # whose version is asked for ("which Ghostscript version"): `measures.product`
+    bound: bool = False  # a limit, maximum or minimum (`asks_bound`): only a sentence stating one answers it
 
     @classmethod
     def of(cls, question: str, kind: AnswerKind | None = None, measure: str | None = None) -> Asks:
         return cls(question, kind or kind_of(question), measure, frozenset(words(question.lower())),
                    frozenset(m.group(0).lower() for m in _NUMERAL.finditer(question)), bool(_CODE_Q.search(question)),
                    bool(_DATED.search(question)), bool(_HOW_MANY.search(question)),
-                   bool(_MEASURED_Q.search(question)), measures.product(question) if measure == "version" else None)
+                   bool(_MEASURED_Q.search(question)), measures.product(question) if measure == "version" else None,
+                   asks_bound(question))
 
 
 def _without(text: str, numbers: frozenset[str]) -> str:
@@ -148,11 +171,13 @@ def _amount_like(m: re.Match) -> str:
 
 
 def has_kind(text: str, asks: Asks) -> bool:
-    """Whether text holds the kind of answer asked for, in the measure the question names if it names one; for a
-    person, a name or role the question itself names does not count."""
+    """Whether text holds the kind of answer asked for, in the measure the question names if it names one, stating a
+    bound if one is asked for; for a person, a name or role the question itself names does not count."""
     if asks.measure and not measures.written_in(text, asks.measure):
         return False
     if asks.product and not measures.versioned(text, asks.product):
+        return False
+    if asks.bound and not _BOUND.search(text):
         return False
     if asks.kind == "number":
         plain = _without(measures.REFERENCE.sub(" ", _STEP.sub(" ", text)), asks.numbers)
