@@ -126,6 +126,17 @@ def test_a_number_that_is_not_money_does_not_answer_what_something_costs():
     assert check(quoted("The belt is part X200-BLT-02 and costs $45.", body), [hit(body=body)], question=question).passed
 
 
+def test_a_quote_stating_no_limit_for_a_limit_question_is_not_shown():
+    from rag_serving.answer.evidence import profile
+
+    question = profile("What is the largest numeral that rmntonum can convert to an integer?")
+    body = "TeX provides no command which goes the opposite way. The rmntonum command fills this gap."
+    result = check(quoted(body, body), [hit(body=body)], question=question)
+    assert (result.failed_check, result.problems) == ("answers", ["no quote holds a limit, which the question asks for"])
+    stated = "The rmntonum command converts Roman numerals up to MMMCMXCIX."
+    assert check(quoted(stated, stated), [hit(body=stated)], question=question).passed
+
+
 def test_a_quote_holding_the_kind_asked_for_passes():
     from rag_serving.answer.evidence import profile
 

@@ -4,7 +4,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from rag_serving.answer.kinds import _OPENING_KINDS, Asks, has_kind, kind_of
+from rag_serving.answer.kinds import _OPENING_KINDS, Asks, asks_bound, has_kind, kind_of
 
 
 def holds(text: str, kind: str, asked: str = "") -> bool:
@@ -91,6 +91,25 @@ def test_a_number_the_question_says_is_not_the_number_asked_for():
     assert not holds("All part-time employees may join the 401(k) plan and receive the full match.", "number", asked)
     assert holds("All part-time employees may join the 401(k) plan.", "number")  # without the question it is one
     assert holds("The match is at most 4 percent of pay in the 401(k).", "number", asked)
+
+
+def test_a_limit_asked_for_is_answered_by_a_sentence_stating_one():
+    asked = "What is the maximum number of connections R allows to be open at the same time?"
+    assert not has_kind("The three terminal connections are always open.", Asks.of(asked))
+    assert has_kind("At most 128 connections can be open at once.", Asks.of(asked))
+    assert has_kind("There is no limit to the number of else if clauses.", Asks.of("Is there a max number of else ifs?"))
+    assert has_kind("Passwords must be at least 14 characters long.", Asks.of("What is the minimum password length?"))
+    # A kind of no particular kind is held to the bound too: a sentence on the subject that states none answers nothing.
+    largest = "What is the largest Roman numeral that \\rmntonum can convert?"
+    assert kind_of(largest) == "any" and not has_kind("\\rmntonum fills this gap.", Asks.of(largest))
+
+
+def test_a_choice_among_things_or_a_unit_of_time_asks_for_no_bound():
+    assert asks_bound("How many students can a single AMC test have at most?")
+    assert asks_bound("how deep can function calls nest?") and asks_bound("Whats the speed limit?")
+    assert not asks_bound("Which medical plan has the lowest deductible?")
+    assert not asks_bound("got a 20 min slot, how many frames should I aim for?")
+    assert not asks_bound("How long is parental leave?")
 
 
 def test_a_code_is_the_number_asked_for_only_when_a_number_or_code_is_asked_for():
