@@ -108,14 +108,16 @@ _CODE_Q = re.compile(r"\b(numbers?|codes?|extensions?|phones?|models?|parts?|ids
                      r"forms?|which)\b", re.I)
 
 
-# A question asking for a bound ("the maximum number of connections", "how many levels deep … at most") is answered by a
-# sentence stating one: "The three terminal connections are always open" holds a number and no limit. "Which plan has
-# the lowest deductible?" picks among things; "a 20 min slot" is minutes.
-_BOUND_Q = re.compile(r"\b(maximum|minimum|max|largest|smallest|highest|lowest|longest|shortest|greatest|biggest|limits?)\b|"
-                      r"\bhow (deep|many levels)\b|\bhow (many|much|long|far|big|large|high|old)\b[^?]*\bat (most|least)\b",
-                      re.I)
-_CHOICE_Q = re.compile(r"^\W*(which|what)\s+[\w-]+(\s+[\w-]+)?\s+(has|have|is|are|was|were|offers?|gives?|pays?|costs?)\s+"
-                       r"the\s+(largest|smallest|highest|lowest|longest|shortest|greatest|biggest)\b", re.I)
+# A question asking for a bound ("the maximum number of connections", "how many levels deep … at most", "the largest
+# numeral it can convert") is answered by a sentence stating one: "The three terminal connections are always open"
+# holds a number and no limit. A superlative asks for a bound only over what can be ("can", "may", "allowed"); over
+# what is ("the segment with the highest revenue", "which plan has the lowest deductible") it picks among things, which
+# no sentence need call a limit. "At least one paragraph" is a condition, and "a 20 min slot" is minutes.
+_SUPERLATIVE = r"(largest|smallest|highest|lowest|longest|shortest|greatest|biggest)"
+_BOUND_Q = re.compile(rf"\b(maximum|minimum|max|limits?)\b|\b{_SUPERLATIVE}\b[^?,;]*\b(can|could|may|might|allowed|"
+                      r"accepts?|supports?|permit(s|ted)?)\b|\bhow (deep|many levels)\b|"
+                      rf"\bhow (many|much|long|far|big|large|high|old)\b[^?]*\bat (most|least)\b(?!\s+(\d|an?\b|"
+                      rf"{measures.CARDINALS}))", re.I)
 _BOUND = re.compile(r"\b(max(imum|imal|imally)?|min(imum|imal|imally)?|at (most|least)|up to|limit\w*|exceed\w*|largest|"
                     r"smallest|highest|lowest|longest|shortest|greatest|biggest|upper|lower|cap(ped)?|ceiling|within|range|"
                     r"or (more|less|fewer|higher|lower|later|newer|above|below|greater|smaller)|(more|less|fewer|greater|"
@@ -126,7 +128,7 @@ _BOUND = re.compile(r"\b(max(imum|imal|imally)?|min(imum|imal|imally)?|at (most|
 
 def asks_bound(question: str) -> bool:
     """Whether a question asks for a limit, a maximum or a minimum rather than any value."""
-    return bool(_BOUND_Q.search(question)) and not _CHOICE_Q.search(question)
+    return bool(_BOUND_Q.search(question))
 
 
 @dataclass(frozen=True)

@@ -104,10 +104,13 @@ def test_a_limit_asked_for_is_answered_by_a_sentence_stating_one():
     assert kind_of(largest) == "any" and not has_kind("\\rmntonum fills this gap.", Asks.of(largest))
 
 
-def test_a_choice_among_things_or_a_unit_of_time_asks_for_no_bound():
+def test_a_superlative_over_what_is_a_condition_or_a_unit_of_time_asks_for_no_bound():
     assert asks_bound("How many students can a single AMC test have at most?")
     assert asks_bound("how deep can function calls nest?") and asks_bound("Whats the speed limit?")
-    assert not asks_bound("Which medical plan has the lowest deductible?")
+    assert asks_bound("What is the largest depth value an object can have?")  # over what can be
+    assert not asks_bound("Which medical plan has the lowest deductible?")  # over what is
+    assert not asks_bound("What was the revenue of the segment with the highest growth in 2018?")
+    assert not asks_bound("How many organisations does the report introduce in detail (at least one paragraph)?")
     assert not asks_bound("got a 20 min slot, how many frames should I aim for?")
     assert not asks_bound("How long is parental leave?")
 
