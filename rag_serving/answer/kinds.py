@@ -112,9 +112,10 @@ _CODE_Q = re.compile(r"\b(numbers?|codes?|extensions?|phones?|models?|parts?|ids
 # numeral it can convert") is answered by a sentence stating one: "The three terminal connections are always open"
 # holds a number and no limit. A superlative asks for a bound only over what can be ("can", "may", "allowed"); over
 # what is ("the segment with the highest revenue", "which plan has the lowest deductible") it picks among things, which
-# no sentence need call a limit. "At least one paragraph" is a condition, and "a 20 min slot" is minutes.
+# no sentence need call a limit. "At least one paragraph" is a condition, and "a 20 min slot" is minutes. A question
+# stating the bound ("allows the maximum of 3 years", "a rated maximum output power of 10 W") asks for something else.
 _SUPERLATIVE = r"(largest|smallest|highest|lowest|longest|shortest|greatest|biggest)"
-_BOUND_Q = re.compile(rf"\b(maximum|minimum|max|limits?)\b|\b{_SUPERLATIVE}\b[^?,;]*\b(can|could|may|might|allowed|"
+_BOUND_Q = re.compile(rf"\b(maximum|minimum|max|limits?)\b(?!(\s+[\w-]+){{0,3}}?\s+(of|is|at|to)\s+[$€£]?\d)|\b{_SUPERLATIVE}\b[^?,;]*\b(can|could|may|might|allowed|"
                       r"accepts?|supports?|permit(s|ted)?)\b|\bhow (deep|many levels)\b|"
                       rf"\bhow (many|much|long|far|big|large|high|old)\b[^?]*\bat (most|least)\b(?!\s+(\d|an?\b|"
                       rf"{measures.CARDINALS}))", re.I)

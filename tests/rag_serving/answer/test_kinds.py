@@ -111,6 +111,8 @@ def test_a_superlative_over_what_is_a_condition_or_a_unit_of_time_asks_for_no_bo
     assert not asks_bound("Which medical plan has the lowest deductible?")  # over what is
     assert not asks_bound("What was the revenue of the segment with the highest growth in 2018?")
     assert not asks_bound("How many organisations does the report introduce in detail (at least one paragraph)?")
+    assert not asks_bound("Which programme allows the maximum of 3 years full-time?")  # the bound is given
+    assert not asks_bound("A transmitter has a rated maximum output power of 10 W. What separation is recommended?")
     assert not asks_bound("got a 20 min slot, how many frames should I aim for?")
     assert not asks_bound("How long is parental leave?")
 
