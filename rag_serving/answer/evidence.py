@@ -106,9 +106,12 @@ def profile(question: str, owner: str = "") -> QuestionProfile:
         + named_paths + code
         + [w.lower() for w in proper_names(question) if w.lower() not in re.split(r"[-_\s]+", owner.lower())]
     ))
-    return QuestionProfile(question, key, strict, kind_of(question), bool(INJECTION.search(question)),
+    kind = kind_of(question)
+    # "Why does copying an array cost the same however big it is?" asks for a reason, in no measure.
+    measure = measures.measure(question) if kind != "reason" else None
+    return QuestionProfile(question, key, strict, kind, bool(INJECTION.search(question)),
                            bool(set(tokens[:4]) & pointers(question)) and len(key) <= 3,
-                           measures.measure(question), either_paths(question), tuple(named_paths), tuple(code))
+                           measure, either_paths(question), tuple(named_paths), tuple(code))
 
 
 # Dot leaders as printed, or as ingest writes them (sentences.LEADER) before a page number.

@@ -25,15 +25,16 @@ _ASKED = MappingProxyType({
     "email": re.compile(r"\be-?mail\s+address(es)?\b", re.I),
     "web": re.compile(r"\b(website|web\s+(site|address|page)|url)s?\b", re.I),
     # "How long" in an organization's documents is a span of time (a leave, a retention period, a defrost), or a
-    # length (a cable).
+    # length (a cable, a name: "exactly 6 characters").
     # "How many years …" asks for a count of a unit of time, written with the unit as "how long" is answered: a date
     # ("Debian testing-security-announce 2008-12") says nothing of how many years.
     "span": re.compile(r"\bhow long\b|\bhow many\s+([\w-]+\s+){0,2}?(seconds|minutes|hours|days|nights|weeks|months|"
                        r"years|shifts)\b", re.I),
     "percent": re.compile(r"\b(percentage|percent|per cent|what (share|proportion|fraction))\b", re.I),
     # Money words only: "how much leave" asks for days, "how much does the gym membership cost" for money.
-    "money": re.compile(r"\b(money|cost|costs|price|fee|fees|salary|salaries|wage|wages|stipend|budget|deductible|"
-                        r"reimburse\w*|refund\w*|dollars?|euros?)\b", re.I),
+    # "At the cost of slower compression" names a trade-off, not a price.
+    "money": re.compile(r"\b(money|(?<!at the )cost|costs|price|fee|fees|salary|salaries|wage|wages|stipend|budget|"
+                        r"deductible|reimburse\w*|refund\w*|dollars?|euros?)\b", re.I),
     # A technical manual's quantities, each answered in its unit: "Can be set to any value in the 0 to +5V range"
     # does not say how much current the source supplies.
     "voltage": re.compile(rf"{_VALUE}voltages?\b|\bhow many volts\b", re.I),
@@ -68,7 +69,7 @@ _WRITTEN = MappingProxyType({
                        rf"((?<!\ba\s)(?<!\ban\s)(?!(per|times|a|an|each|every|of)\b)[a-z]+[\s-]+)?"
                        rf"((business|working|calendar|consecutive|full)[\s-]+){{0,2}}(milliseconds?|seconds?|minutes?|"
                        r"mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|quarters?|shifts?|decades?|"
-                       r"metres?|meters?|centimetres?|cm|mm|km|feet|foot|ft|inches?)\b|"
+                       r"metres?|meters?|centimetres?|cm|mm|km|feet|foot|ft|inches?|characters?|digits?|letters?)\b|"
                        r"\b\d+(\.\d+)?\s?(ms|s|h|min|d|m)\b|\b(indefinitely|permanently|until)\b|"
                        # a range: "from 3 March to 14 March 2025", "between 07:00 and 19:00"
                        r"\b(from|between)\s[^.;]{0,30}?\d[^.;]{0,30}?\s(to|and|until|till|through)\s", re.I),

@@ -34,6 +34,19 @@ def test_how_many_of_a_unit_of_time_asks_for_a_span_as_how_long_does():
     assert measure("how many trailer spots does north yard have") is None
 
 
+def test_a_trade_off_or_a_reason_asks_for_no_money():
+    assert measure("Which formats squeeze files smaller at the cost of slower compression?") is None
+    assert measure("What is the cost of the gym membership?") == "money"
+    # A "why" question asks for a reason whatever words it holds: the cost here is no price.
+    assert profile("Why does copying an array cost the same however big it is?").measure is None
+
+
+def test_how_long_a_name_must_be_is_answered_in_characters():
+    assert measure("How long must a color specification in the HTML model be?") == "span"
+    assert written_in("It must consist of exactly 6 characters.", "span")
+    assert not written_in("It must consist of hexadecimal characters.", "span")
+
+
 def test_money_is_a_currency_amount_not_any_number():
     assert written_in("up to $1,800 per year", "money") and written_in("EUR 250 a year", "money")
     assert written_in("250 euros", "money") and written_in("The course is free of charge.", "money")
