@@ -52,9 +52,12 @@ _WHEN_WRITTEN = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b(before|after|by the end of|
                            r"upon|prior to|following|until|every|each time|whenever|if|on your (first|last))\b", re.I)
 _REASON_Q = re.compile(r"^\s*why\b|\bwhat (was|is) the (reason|explanation)\b|\bhow come\b|\bexplain why\b", re.I)
 # A purpose opening the sentence gives the reason too: "To make such scripts portable among different systems, it is
-# advantageous to standardize the interpreter locations."
+# advantageous to standardize the interpreter locations." So does a consequence drawn from a cause: "… is managed using
+# a reference counting scheme, so the cost of this operation is independent of the size", "… which is rounded to 3,
+# hence \ifnumcomp will expand to true".
 _REASON = re.compile(r"\b(because|due to|owing to|so that|in order to|as a result|reason|since|to (avoid|prevent|protect|"
-                     r"reduce|allow|ensure|keep|comply))\b|^\W*to [a-z]+\b[^.;:]*,", re.I)
+                     r"reduce|allow|ensure|keep|comply)|hence|therefore|thus|consequently|(which|that|this) is why|"
+                     r"caused by|results? in|leads? to)\b|, so\b|^\W*to [a-z]+\b[^.;:]*,", re.I)
 # "Where do I find my asset tag?" is answered by a place ("on the silver sticker on your laptop"), a portal or an address,
 # not by "Have your asset tag number ready."
 _PLACE_Q = re.compile(r"^\s*where\b|\bwhere (can|do|does|did|should|is|are|will|would|must|may)\b", re.I)

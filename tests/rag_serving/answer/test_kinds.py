@@ -132,6 +132,14 @@ def test_a_name_ending_in_digits_is_not_the_number_asked_for():
     assert holds("It holds at most 24h of data, in 4MB blocks.", "number", asked)  # a number first: an amount
 
 
+def test_a_consequence_drawn_from_a_cause_gives_the_reason():
+    why = "Why does copying an Array cost the same however big it is?"
+    assert holds("Memory is managed by reference counting, so the cost is independent of the size.", "reason", why)
+    assert holds("The second expression is 2.5, which is rounded to 3, hence the test expands to true.", "reason")
+    assert not holds("The cost of copying is independent of the size of the array.", "reason", why)
+    assert not holds("Set it so: first the name, then the value.", "reason")  # "so" without a cause before it
+
+
 def test_has_kind_finds_numbers_dates_and_names():
     assert holds("up to sixteen weeks", "number") and not holds("as agreed", "number")
     assert holds("ends on 31 March", "date") and not holds("ends soon", "date")
