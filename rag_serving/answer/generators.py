@@ -95,7 +95,7 @@ class ExtractiveGenerator:
             chosen = self._parts(pieces, ranked)
         else:
             chosen = self._best(ranked)
-        chosen = with_referents(distinct(chosen), evidence.candidates)
+        chosen = with_referents(distinct(about_cited(chosen, evidence)), evidence.candidates)
         return Draft(sentences=[Sentence(text=c.text, sources=[Source.of(c.hit, c.text)]) for c in chosen],
                      generator=self.name, model=self.model)
 
@@ -191,6 +191,26 @@ class ExtractiveGenerator:
 
     def complete(self, system: str, prompt: str, *, turns: Sequence[str] = ()) -> str:
         raise GeneratorError("the extractive generator quotes documents and writes no free text")
+
+
+_BROKEN = re.compile(r"(?<=\w)- (?=[a-z])")  # a word hyphenated at a line's end: "tem- porarily"
+
+
+def about_cited(chosen: list[Candidate], evidence: Evidence) -> list[Candidate]:
+    """Each quote from a passage naming the question's strict terms when such a passage holds the same sentence: a
+    manual repeats a sentence under two entries ("The category code of the @ sign is temporarily set to 11." under
+    \\patchcmd and \\apptocmd), and the grounding check takes the answer only from the one about what is asked."""
+    strict = evidence.question.strict_terms
+    about = {p.hit.chunk_id for p in evidence.passages if len(p.missing_strict) < len(strict)}
+    if not strict or not about:
+        return chosen
+
+    def reading(c: Candidate) -> str:
+        return _BROKEN.sub("", squish(c.text)).lower()
+
+    return [c if c.hit.chunk_id in about else
+            next((o for o in evidence.candidates if o.hit.chunk_id in about and reading(o) == reading(c)), c)
+            for c in chosen]
 
 
 def distinct(chosen: list[Candidate]) -> list[Candidate]:

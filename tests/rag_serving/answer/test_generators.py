@@ -364,3 +364,14 @@ def test_a_statement_row_the_question_names_by_label_and_period_is_quoted_over_p
     one = ExtractiveGenerator(SentenceVectors(minilm), max_sentences=1)
     quotes = [s.text for s in one.answer("How much net income did Nike report for fiscal 2021?", chunks).sentences]
     assert quotes == ["Net income | 2021: $5,727 | 2020: $2,539 | 2019: $4,029"]
+
+
+def test_a_sentence_two_passages_repeat_is_cited_from_the_one_naming_what_is_asked(minilm):
+    # The manual repeats the sentence under \apptocmd (ranked first) and, hyphenated at a line's end, under \patchcmd.
+    question = r"What category code does \patchcmd temporarily give the @ sign?"
+    other = hit("apptocmd", r"\apptocmd appends code. The category code of the @ sign is temporarily set to 11.")
+    named = hit("patchcmd", "\\patchcmd replaces a pattern in a command.\nThe category code of the @ sign is tem-\n"
+                "porarily set to 11.")
+    draft = ExtractiveGenerator(SentenceVectors(minilm)).answer(question, [other, named])
+    assert [src.chunk_id for s in draft.sentences for src in s.sources] == ["patchcmd"]
+    assert draft.sentences[0].text == "The category code of the @ sign is tem- porarily set to 11."
