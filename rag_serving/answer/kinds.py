@@ -57,7 +57,7 @@ _REASON_Q = re.compile(r"^\s*why\b|\bwhat (was|is) the (reason|explanation)\b|\b
 # hence \ifnumcomp will expand to true".
 _REASON = re.compile(r"\b(because|due to|owing to|so that|in order to|as a result|reason|since|to (avoid|prevent|protect|"
                      r"reduce|allow|ensure|keep|comply)|hence|therefore|thus|consequently|(which|that|this) is why|"
-                     r"caused by|results? in|leads? to)\b|, so\b|^\W*to [a-z]+\b[^.;:]*,", re.I)
+                     r"caused by)\b|, so\b|^\W*to [a-z]+\b[^.;:]*,", re.I)
 # "Where do I find my asset tag?" is answered by a place ("on the silver sticker on your laptop"), a portal or an address,
 # not by "Have your asset tag number ready."
 _PLACE_Q = re.compile(r"^\s*where\b|\bwhere (can|do|does|did|should|is|are|will|would|must|may)\b", re.I)
