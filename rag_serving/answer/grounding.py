@@ -6,10 +6,10 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
-from rag_serving.answer.evidence import QuestionProfile
+from rag_serving.answer.evidence import QuestionProfile, profile
 from rag_serving.answer.kinds import has_kind
 from rag_serving.answer.measures import NAMES
-from rag_serving.answer.parts import missing_for, sides
+from rag_serving.answer.parts import missing_for, parts, sides
 from rag_serving.answer.responses import Draft, Grounding
 from rag_serving.answer.sentences import squish
 from rag_serving.answer.terms import contains_term
@@ -70,18 +70,23 @@ def leaked(text: str, secret: str, window: int = LEAK_WINDOW) -> bool:
 
 def answers_the_kind(draft: Draft, question: QuestionProfile, retrieved: Sequence[Hit]) -> list[str]:
     """What the quotes lack for this question: the kind of answer asked for (a number for "how much", a date for
-    "when", a reason for "why") in some quote, and each of its strict terms in some cited passage."""
+    "when", a reason for "why"; of a question in parts, any part's) in some quote, and each of its strict terms in
+    some cited passage."""
     problems = []
-    wanted = question.measure
     by_id = {h.chunk_id: f"{h.title} {h.heading_path or ''} {h.source_path} {h.body}".lower() for h in retrieved}
     sources = [src for s in draft.sentences for src in s.sources]
     cited = [by_id.get(src.chunk_id, "") for src in sources]
     # The quote holding the answer must come from a passage about what is asked: "How long is the Globex Summit?" is
     # not answered by the bereavement leave's "up to 15 days" quoted beside the sentence naming the Summit.
     about = [not question.strict_terms or any(contains_term(text, t) for t in question.strict_terms) for text in cited]
-    if (question.kind != "any" or wanted or question.asks.bound) and not any(
-            ok and has_kind(src.quote, question.asks) for src, ok in zip(sources, about)):
-        what = NAMES[wanted] if wanted else "a limit" if question.kind == "any" else f"a {question.kind}"
+    # A question in parts asks each part's kind: "In which version, and on what date, was it renamed?" is answered by
+    # a quote holding a version beside one holding a date, which no one quote need hold both of.
+    pieces = parts(question.text)
+    asked = [question] if len(pieces) < 2 else [profile(piece) for piece in pieces]
+    needs = [q for q in asked if q.kind != "any" or q.measure or q.asks.bound]
+    if needs and not any(ok and has_kind(src.quote, q.asks) for q in needs for src, ok in zip(sources, about)):
+        first = needs[0]
+        what = NAMES[first.measure] if first.measure else "a limit" if first.kind == "any" else f"a {first.kind}"
         problems.append(f"no quote holds {what}, which the question asks for")
     missing = missing_for([t for t in question.strict_terms if not any(contains_term(text, t) for text in cited)],
                           sides(question.text, [h.title for h in retrieved]) + question.either)

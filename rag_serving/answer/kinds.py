@@ -77,9 +77,18 @@ _OPENING_KINDS: Mapping[str, AnswerKind] = MappingProxyType(
     {"when": "date", "who": "person", "whom": "person", "why": "reason", "where": "place"})
 
 
+# "When" opening a clause that sets the scene ("When automatic wrapping splits a line, how far in are the pieces
+# shifted?") asks nothing: a question's "when" is followed by a verb ("When does it end?", "When is the deadline?").
+_AUXILIARY = r"(do|does|did|is|are|was|were|will|would|can|could|should|shall|must|may|might|has|have|had|am|to)"
+SCENE_OPENING = rf"^\s*(when|whenever|once|after|before|while)\s+(?!{_AUXILIARY}\b)"
+_SCENE = re.compile(rf"{SCENE_OPENING}[^,?]*,\s*", re.I)
+
+
 def kind_of(question: str) -> AnswerKind:
     """The kind of answer a question asks for. The word it opens with decides before any word inside it: "When did
-    Acme stop paying the allowance?" asks for a time, though "allowance" names money."""
+    Acme stop paying the allowance?" asks for a time, though "allowance" names money; a clause setting the scene
+    before a comma is no opening."""
+    question = question[scene.end():] if (scene := _SCENE.match(question)) else question
     opening = _OPENING.match(question)
     if opening:
         return _OPENING_KINDS[opening.group(1).lower()]
@@ -126,7 +135,8 @@ _BOUND = re.compile(r"\b(max(imum|imal|imally)?|min(imum|imal|imally)?|at (most|
                     r"smallest|highest|lowest|longest|shortest|greatest|biggest|upper|lower|cap(ped)?|ceiling|within|range|"
                     r"or (more|less|fewer|higher|lower|later|newer|above|below|greater|smaller)|(more|less|fewer|greater|"
                     r"longer|shorter|higher|lower|larger|smaller|bigger) than|as (many|much|long) as|unlimited|"
-                    r"arbitrar(y|ily)|any number|only|must not|cannot|can't|beyond|over|under|no (more|less|fewer))\b|±",
+                    r"arbitrar(y|ily)|any number|only|must not|cannot|can't|beyond|over|under|no (more|less|fewer)|"
+                    r"between)\b|±",
                     re.I)
 
 

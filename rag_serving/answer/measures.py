@@ -25,7 +25,7 @@ _ASKED = MappingProxyType({
     "email": re.compile(r"\be-?mail\s+address(es)?\b", re.I),
     "web": re.compile(r"\b(website|web\s+(site|address|page)|url)s?\b", re.I),
     # "How long" in an organization's documents is a span of time (a leave, a retention period, a defrost), or a
-    # length (a cable, a name: "exactly 6 characters").
+    # length (a cable; a name or a line: "exactly 6 characters", "4096 bytes").
     # "How many years …" asks for a count of a unit of time, written with the unit as "how long" is answered: a date
     # ("Debian testing-security-announce 2008-12") says nothing of how many years.
     "span": re.compile(r"\bhow long\b|\bhow many\s+([\w-]+\s+){0,2}?(seconds|minutes|hours|days|nights|weeks|months|"
@@ -69,7 +69,8 @@ _WRITTEN = MappingProxyType({
                        rf"((?<!\ba\s)(?<!\ban\s)(?!(per|times|a|an|each|every|of)\b)[a-z]+[\s-]+)?"
                        rf"((business|working|calendar|consecutive|full)[\s-]+){{0,2}}(milliseconds?|seconds?|minutes?|"
                        r"mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|quarters?|shifts?|decades?|"
-                       r"metres?|meters?|centimetres?|cm|mm|km|feet|foot|ft|inches?|characters?|digits?|letters?)\b|"
+                       r"metres?|meters?|centimetres?|cm|mm|km|feet|foot|ft|inches?|characters?|digits?|letters?|"
+                       r"bytes?)\b|"
                        r"\b\d+(\.\d+)?\s?(ms|s|h|min|d|m)\b|\b(indefinitely|permanently|until)\b|"
                        # a range: "from 3 March to 14 March 2025", "between 07:00 and 19:00"
                        r"\b(from|between)\s[^.;]{0,30}?\d[^.;]{0,30}?\s(to|and|until|till|through)\s", re.I),

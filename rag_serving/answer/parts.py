@@ -5,12 +5,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from rag_serving.answer.kinds import SCENE_OPENING
 from rag_serving.search.editions import title_key
 
 # A new clause opening with a question word after a comma, "and", "?" or ";": "When does it end, and who runs it?"
 _ASKING = r"(?:what|which|who|whom|whose|when|where|why|how|is|are|am|does|do|did|can|could|should)\b"
 _SPLIT = re.compile(rf"(?:\s*[,;?]\s*(?:and\s+|also\s+)?|\s+and\s+|\s+also\s+)(?={_ASKING})", re.I)
 _ASKS = re.compile(rf"\b{_ASKING}", re.I)
+_SCENE_OPENING = re.compile(SCENE_OPENING, re.I)
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 # Documents are compared only when the question says so: "do the handbook and the helpdesk sheet agree …?"
 _COMPARING = re.compile(r"\b(?:agree|agrees|disagree|compare[ds]?|comparison|differ|differs|difference|different|"
@@ -32,8 +34,9 @@ def parts(question: str) -> list[str]:
     """The question's parts, each asking something with at least two words of its own ("In the 2024 handbook, how
     long…" is one part); a question that does not split is one part."""
     pieces = [p.strip(" ,;") for p in _SPLIT.split(question) if p and p.strip(" ,;?")]
-    # A clause that asks nothing ("If I'm out on parental leave, does …") sets the scene for the part after it.
-    while len(pieces) > 1 and not _ASKS.search(pieces[0]):
+    # A clause that asks nothing ("If I'm out on parental leave, does …", "When wrapping splits a line, how …") sets
+    # the scene for the part after it.
+    while len(pieces) > 1 and (not _ASKS.search(pieces[0]) or _SCENE_OPENING.match(pieces[0])):
         pieces[:2] = [f"{pieces[0]}, {pieces[1]}"]
     if len(pieces) < 2 or any(len(_CONTENT.findall(p)) < 2 or not _ASKS.search(p) for p in pieces):
         return [question]
