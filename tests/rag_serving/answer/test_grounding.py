@@ -137,6 +137,19 @@ def test_a_quote_stating_no_limit_for_a_limit_question_is_not_shown():
     assert check(quoted(stated, stated), [hit(body=stated)], question=question).passed
 
 
+def test_a_question_in_parts_is_answered_by_a_quote_holding_one_parts_kind():
+    from rag_serving.answer.evidence import profile
+
+    # The release is named by its codename, not a version number; the year answers the second part.
+    question = profile("Which Debian release first shipped systemd by default, and what year did it come out?")
+    assert question.measure == "version"  # read whole, one quote would need a version number and a date
+    body = "Debian jessie was the first release to ship systemd as the default init system, released in 2015."
+    assert check(quoted(body, body), [hit(body=body)], question=question).passed
+    plain = "Debian jessie was the first release to ship systemd as the default init system."
+    result = check(quoted(plain, plain), [hit(body=plain)], question=question)
+    assert result.failed_check == "answers"
+
+
 def test_a_quote_holding_the_kind_asked_for_passes():
     from rag_serving.answer.evidence import profile
 

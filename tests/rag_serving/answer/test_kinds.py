@@ -140,6 +140,18 @@ def test_a_consequence_drawn_from_a_cause_gives_the_reason():
     assert not holds("Set it so: first the name, then the value.", "reason")  # "so" without a cause before it
 
 
+def test_when_setting_the_scene_is_no_opening():
+    assert kind_of("When automatic wrapping splits a long line, how far in are the pieces shifted?") == "number"
+    assert kind_of("When I submit my expenses, who approves them?") == "person"
+    assert kind_of("When does the pilot end?") == kind_of("When is the deadline?") == "date"
+
+
+def test_a_range_states_a_bound():
+    asked = Asks.of("What is the largest base allowed in shell arithmetic?")
+    assert has_kind("The base is a decimal number between 2 and 64.", asked)
+    assert not has_kind("The base is a decimal number such as 16.", asked)
+
+
 def test_has_kind_finds_numbers_dates_and_names():
     assert holds("up to sixteen weeks", "number") and not holds("as agreed", "number")
     assert holds("ends on 31 March", "date") and not holds("ends soon", "date")

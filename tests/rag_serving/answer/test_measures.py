@@ -45,6 +45,7 @@ def test_how_long_a_name_must_be_is_answered_in_characters():
     assert measure("How long must a color specification in the HTML model be?") == "span"
     assert written_in("It must consist of exactly 6 characters.", "span")
     assert not written_in("It must consist of hexadecimal characters.", "span")
+    assert written_in("A command line is limited to 4096 bytes.", "span")
 
 
 def test_money_is_a_currency_amount_not_any_number():

@@ -90,3 +90,9 @@ def test_a_clarifying_question_names_no_standing_in_word():
     assert clarifying_question("Is there a limit?", []).startswith("Could you say a bit more")
     assert clarifying_question("Is that allowed?", []).startswith("What does “that” refer to?")
 
+
+
+def test_a_clause_setting_the_scene_with_when_is_not_a_part():
+    question = "When automatic wrapping splits an overlong code line, how far in are the pieces shifted?"
+    assert parts(question) == [question]
+    assert parts("When does it end, and who is coordinating it?") == ["When does it end?", "who is coordinating it?"]
