@@ -36,7 +36,7 @@ def parts(question: str) -> list[str]:
     pieces = [p.strip(" ,;") for p in _SPLIT.split(question) if p and p.strip(" ,;?")]
     # A clause that asks nothing ("If I'm out on parental leave, does …", "When wrapping splits a line, how …") sets
     # the scene for the part after it.
-    while len(pieces) > 1 and (not _ASKS.search(pieces[0]) or _SCENE_OPENING.match(pieces[0])):
+    while len(pieces) > 1 and (not _ASKS.search(p := pieces[0]) or (_SCENE_OPENING.match(p) and "," not in p)):
         pieces[:2] = [f"{pieces[0]}, {pieces[1]}"]
     if len(pieces) < 2 or any(len(_CONTENT.findall(p)) < 2 or not _ASKS.search(p) for p in pieces):
         return [question]

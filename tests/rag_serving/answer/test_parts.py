@@ -3,6 +3,10 @@ from rag_serving.answer.parts import parts, pointers, refers, sides, standalone,
 
 def test_a_two_part_question_splits_at_the_second_question_word():
     assert parts("When does it end, and who is coordinating it?") == ["When does it end?", "who is coordinating it?"]
+    # The scene belongs to the first part only: the second stays a part of its own.
+    assert parts("After I stop violating it, how long does the holder have to notify me, and how long do I get to "
+                 "cure it?") == ["After I stop violating it, how long does the holder have to notify me?",
+                                 "how long do I get to cure it?"]
 
 
 def test_a_second_question_after_a_question_mark_is_its_own_part():
@@ -96,3 +100,7 @@ def test_a_clause_setting_the_scene_with_when_is_not_a_part():
     question = "When automatic wrapping splits an overlong code line, how far in are the pieces shifted?"
     assert parts(question) == [question]
     assert parts("When does it end, and who is coordinating it?") == ["When does it end?", "who is coordinating it?"]
+    # The scene belongs to the first part only: the second stays a part of its own.
+    assert parts("After I stop violating it, how long does the holder have to notify me, and how long do I get to "
+                 "cure it?") == ["After I stop violating it, how long does the holder have to notify me?",
+                                 "how long do I get to cure it?"]
