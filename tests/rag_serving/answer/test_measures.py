@@ -48,6 +48,12 @@ def test_how_long_a_name_must_be_is_answered_in_characters():
     assert written_in("A command line is limited to 4096 bytes.", "span")
 
 
+def test_a_percent_sign_without_a_number_is_no_share():
+    assert written_in("Expanding the fonts by more than 2%, i.e. a limit of 20", "percent")
+    assert written_in("a rate of 2.16 % a year", "percent")
+    assert not written_in("\\renewcommand*{\\do}[1]{% \\ifstrequal{#1}{item}", "percent")
+
+
 def test_money_is_a_currency_amount_not_any_number():
     assert written_in("up to $1,800 per year", "money") and written_in("EUR 250 a year", "money")
     assert written_in("250 euros", "money") and written_in("The course is free of charge.", "money")
