@@ -54,10 +54,10 @@ _REASON_Q = re.compile(r"^\s*why\b|\bwhat (was|is) the (reason|explanation)\b|\b
 # A purpose opening the sentence gives the reason too: "To make such scripts portable among different systems, it is
 # advantageous to standardize the interpreter locations." So does a consequence drawn from a cause: "… is managed using
 # a reference counting scheme, so the cost of this operation is independent of the size", "… which is rounded to 3,
-# hence \ifnumcomp will expand to true".
+# hence \ifnumcomp will expand to true". "Thus:" opens an example.
 _REASON = re.compile(r"\b(because|due to|owing to|so that|in order to|as a result|reason|since|to (avoid|prevent|protect|"
-                     r"reduce|allow|ensure|keep|comply)|hence|therefore|thus|consequently|(which|that|this) is why|"
-                     r"caused by)\b|, so\b|^\W*to [a-z]+\b[^.;:]*,", re.I)
+                     r"reduce|allow|ensure|keep|comply)|(hence|therefore|thus|consequently)(?!\s*:)|(which|that|this) is "
+                     r"why|caused by)\b|, so\b|^\W*to [a-z]+\b[^.;:]*,", re.I)
 # "Where do I find my asset tag?" is answered by a place ("on the silver sticker on your laptop"), a portal or an address,
 # not by "Have your asset tag number ready."
 _PLACE_Q = re.compile(r"^\s*where\b|\bwhere (can|do|does|did|should|is|are|will|would|must|may)\b", re.I)

@@ -138,6 +138,7 @@ def test_a_consequence_drawn_from_a_cause_gives_the_reason():
     assert holds("The second expression is 2.5, which is rounded to 3, hence the test expands to true.", "reason")
     assert not holds("The cost of copying is independent of the size of the array.", "reason", why)
     assert not holds("Set it so: first the name, then the value.", "reason")  # "so" without a cause before it
+    assert not holds("Thus: if [ -z \"$PS1\" ]; then echo interactive; fi", "reason")  # an example follows
 
 
 def test_when_setting_the_scene_is_no_opening():
