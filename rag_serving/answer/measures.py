@@ -58,9 +58,10 @@ _WRITTEN = MappingProxyType({
     "email": re.compile(r"\b[\w.+-]+@[\w-]+(\.[\w-]+)+\b"),
     "web": re.compile(r"\bhttps?://\S+|\bwww\.\S+|\b[\w-]+(\.[\w-]+)*\.(com|org|net|gov|edu|io|example|eu|co)\b(/\S*)?",
                       re.I),
-    # A share is a number with its sign: "%" alone opens a TeX comment or escapes a URL.
-    "percent": re.compile(rf"\d\s?%|\b({_COUNT})[\s-]+(percent|per cent)\b|\b(half|one third|a third|a quarter)\b",
-                          re.I),
+    # "%" after a brace opens a TeX comment ("{% \ifstrequal…"); after a number, in a heading ("Margin (%)") or
+    # escaped in TeX ("50\%"), it is a share.
+    "percent": re.compile(rf"\d\\%|(?<![{{}}\\])%|\b({_COUNT})[\s-]+(percent|per cent)\b|"
+                          r"\b(half|one third|a third|a quarter)\b", re.I),
     "money": re.compile(r"[$€£¥]\s?\d|\b\d[\d,.]*\s?(k|m|bn)?\s?(usd|eur|gbp|chf|cad|aud|dollars?|euros?|pounds?|cents?)\b|"
                         r"\b(usd|eur|gbp|chf|cad|aud)\s?\d|\bfree of charge\b|\bat no (extra |additional )?cost\b|"
                         r"\bno (fee|charge)\b", re.I),

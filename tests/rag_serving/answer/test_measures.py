@@ -48,9 +48,10 @@ def test_how_long_a_name_must_be_is_answered_in_characters():
     assert written_in("A command line is limited to 4096 bytes.", "span")
 
 
-def test_a_percent_sign_without_a_number_is_no_share():
+def test_a_percent_sign_opening_a_tex_comment_is_no_share():
     assert written_in("Expanding the fonts by more than 2%, i.e. a limit of 20", "percent")
-    assert written_in("a rate of 2.16 % a year", "percent")
+    assert written_in("a rate of 2.16 % a year", "percent") and written_in("Gross margin (%) | 2018: 45.2", "percent")
+    assert written_in("raised by 50\\% in the source", "percent")
     assert not written_in("\\renewcommand*{\\do}[1]{% \\ifstrequal{#1}{item}", "percent")
 
 
