@@ -61,9 +61,8 @@ _REASON = re.compile(r"\b(because|due to|owing to|so that|in order to|as a resul
 # "Where do I find my asset tag?" is answered by a place ("on the silver sticker on your laptop"), a portal or an address,
 # not by "Have your asset tag number ready."
 _PLACE_Q = re.compile(r"^\s*where\b|\bwhere (can|do|does|did|should|is|are|will|would|must|may)\b", re.I)
-# A manual's places are paths as often: "This should normally be /var/run" answers where runstatedir points.
 _PLACE = re.compile(r"\b(in|on|at|to|from|under|behind|beside|next to|inside|near|via|through|into|onto|above|below|"
-                    r"outside|opposite|around)\b|https?://|\S@\S|\bext(ension|\.)|(?<![\w.])~?/[\w.-]+", re.I)
+                    r"outside|opposite|around)\b|https?://|\S@\S|\bext(ension|\.)", re.I)
 # "Which departments …" is answered by naming them, as "who" is: a sentence saying "two departments" names none.
 _PERSON_Q = re.compile(r"^\s*who\b|\bwhose\b|\bwhich (person|manager|department|team|division|unit|office|company|"
                        r"companies|organi[sz]ation|supplier|vendor|contractor)s?\b", re.I)

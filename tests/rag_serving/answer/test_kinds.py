@@ -153,13 +153,6 @@ def test_a_range_states_a_bound():
     assert not has_kind("The base is a decimal number such as 16.", asked)
 
 
-def test_a_path_is_a_place():
-    asked = Asks.of("Where should runstatedir normally point?")
-    assert has_kind("This should normally be /var/run, but write it as $(localstatedir)/run.", asked)
-    assert not has_kind("This should normally be set by the installer.", asked)
-    assert not has_kind("Use 1/2 of the space and/or less.", asked)
-
-
 def test_has_kind_finds_numbers_dates_and_names():
     assert holds("up to sixteen weeks", "number") and not holds("as agreed", "number")
     assert holds("ends on 31 March", "date") and not holds("ends soon", "date")
