@@ -17,10 +17,11 @@ from rag_assets.ingest.queries import sql_text
 
 # Bump when extraction, sectioning or chunking changes what they produce for the same input.
 # 17: a percent sign in its own column goes with its figure; periods head the columns they are set over, a top line
-# ("2018 versus" over "2017") included (tables.py); 16: a statement's labels alone start the rows under them, its indented rows stay in it, its later sections take the
-# periods above them (tables.py); 15: two columns of prose read one after the other (columns.py); 14: a statement's periods head its figures (one or two
-# rows of them too), a currency sign goes with its figure, a label heads the rows indented under it (tables.py); 13: a
-# title read from page one's largest type (cover.py); 12: a scan under a stamp's thin text layer, and a layer of glyph
+# ("2018 versus" over "2017") included (tables.py); 16: a statement's labels alone start the rows under them, its
+# indented rows stay in it, its later sections take the periods above them (tables.py); 15: two columns of prose read
+# one after the other (columns.py); 14: a statement's periods head its figures (one or two rows of them too), a
+# currency sign goes with its figure, a label heads the rows indented under it (tables.py); 13: a title read from page
+# one's largest type (cover.py); 12: a scan under a stamp's thin text layer, and a layer of glyph
 # names, read by OCR (layers.py); 11: a book's running chapter and section heads ("CHAPTER 6. THE DEBIAN ARCHIVES 6.7.
 # …") stripped; 10: LaTeX's bullet (U+0088) read as "•", not as a table's first column; 9: words pypdf runs together set
 # apart where PDFium breaks them (spacing.py); 8: running headers and footers stripped, footer page numbers as labels, a

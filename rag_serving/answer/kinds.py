@@ -127,8 +127,9 @@ _CODE_Q = re.compile(r"\b(numbers?|codes?|extensions?|phones?|models?|parts?|ids
 # no sentence need call a limit. "At least one paragraph" is a condition, and "a 20 min slot" is minutes. A question
 # stating the bound ("allows the maximum of 3 years", "a rated maximum output power of 10 W") asks for something else.
 _SUPERLATIVE = r"(largest|smallest|highest|lowest|longest|shortest|greatest|biggest)"
-_BOUND_Q = re.compile(rf"\b(maximum|minimum|max|limits?)\b(?!(\s+[\w-]+){{0,3}}?\s+(of|is|at|to)\s+[$€£]?\d)|\b{_SUPERLATIVE}\b[^?,;]*\b(can|could|may|might|allowed|"
-                      r"accepts?|supports?|permit(s|ted)?)\b|\bhow (deep|many levels)\b|"
+_BOUND_Q = re.compile(rf"\b(maximum|minimum|max|limits?)\b(?!(\s+[\w-]+){{0,3}}?\s+(of|is|at|to)\s+[$€£]?\d)|"
+                      rf"\b{_SUPERLATIVE}\b[^?,;]*\b(can|could|may|might|allowed|accepts?|supports?|permit(s|ted)?)\b|"
+                      r"\bhow (deep|many levels)\b|"
                       rf"\bhow (many|much|long|far|big|large|high|old)\b[^?]*\bat (most|least)\b(?!\s+(\d|an?\b|"
                       rf"{measures.CARDINALS}))", re.I)
 _BOUND = re.compile(r"\b(max(imum|imal|imally)?|min(imum|imal|imally)?|at (most|least)|up to|limit\w*|exceed\w*|largest|"

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from rag_serving.answer.kinds import SCENE_OPENING
+from rag_serving.answer.sentences import YEAR
 from rag_serving.search.editions import title_key
 
 # A new clause opening with a question word after a comma, "and", "?" or ";": "When does it end, and who runs it?"
@@ -13,7 +14,6 @@ _ASKING = r"(?:what|which|who|whom|whose|when|where|why|how|is|are|am|does|do|di
 _SPLIT = re.compile(rf"(?:\s*[,;?]\s*(?:and\s+|also\s+)?|\s+and\s+|\s+also\s+)(?={_ASKING})", re.I)
 _ASKS = re.compile(rf"\b{_ASKING}", re.I)
 _SCENE_OPENING = re.compile(SCENE_OPENING, re.I)
-_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 # Documents are compared only when the question says so: "do the handbook and the helpdesk sheet agree …?"
 _COMPARING = re.compile(r"\b(?:agree|agrees|disagree|compare[ds]?|comparison|differ|differs|difference|different|"
                         r"versus|vs|between|consistent|inconsistent|contradicts?|same)\b", re.I)
@@ -72,7 +72,7 @@ def sides(question: str, titles: Iterable[str] = ()) -> tuple[str, ...]:
     """What a question compares: two or more distinct years, in the order named ("the 2025 edition … compared with
     the 2024 edition"); else, when it asks whether documents agree or differ, two or more of the titles given (the
     retrieved documents') that it names (`named`). None for anything else."""
-    years = tuple(dict.fromkeys(_YEAR.findall(question)))
+    years = tuple(dict.fromkeys(YEAR.findall(question)))
     if len(years) >= 2:
         return years
     documents = named(question, titles) if compares(question) else ()
@@ -100,7 +100,7 @@ def naming(question: str, side: str) -> list[str]:
 
 def compares(question: str) -> bool:
     """Whether a question asks to compare: two years, or words such as "agree", "differ", "versus"."""
-    return len(set(_YEAR.findall(question))) >= 2 or bool(_COMPARING.search(question))
+    return len(set(YEAR.findall(question))) >= 2 or bool(_COMPARING.search(question))
 
 
 def named(question: str, titles: Iterable[str]) -> tuple[str, ...]:

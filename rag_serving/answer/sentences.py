@@ -129,7 +129,7 @@ LIST_ENTRIES = 12  # the most items or rows read and quoted after a sentence int
 FOLLOWING = 3  # the most sentences quoted after one announcing them ("… due to the following reasons.")
 
 
-YEAR = re.compile(r"\b(19|20)\d\d\b")  # a year anywhere in a text
+YEAR = re.compile(r"\b(?:19|20)\d\d\b")  # a year anywhere in a text
 # What a line heading a table's columns with periods holds besides them: "December 31, 2018 versus (Millions) 2018
 # 2017 2017", "Years ended December 31 2021 2020 2019".
 _PERIOD_WORDS = re.compile(r"\([^)]*\)|\b\d{1,4}\b|[,.%]|\b(versus|vs|compared|to|and|change|fiscal|years?|ended|ending|"

@@ -226,7 +226,9 @@ def test_many_threads_read_the_kinds_as_one_thread_does():
              ("When did the allowance stop?", "It stopped in March 2024."),
              ("Where do I find my asset tag?", "It is on the silver sticker."),
              ("Which departments take part?", "Customer Operations and Finance take part."),
-             ("What is the maximum match on the 401(k)?", "The 401(k) plan is open to all.")] * 40
+             ("What is the maximum match on the 401(k)?", "The 401(k) plan is open to all."),
+             ("What is the largest numeral it can convert?", "It converts numerals up to 3999."),
+             ("When wrapping splits a long line, how far in are the pieces shifted?", "They are shifted by 20pt.")] * 40
 
     def read(case):
         question, text = case
