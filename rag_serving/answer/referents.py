@@ -12,18 +12,24 @@ from rag_serving.answer.sentences import introduced, split_sentences
 # A sentence opening with a word pointing back continues the one before it: "It requires the prior written approval of
 # People Operations" says what "Working from another country" requires. An opening "There is" points at nothing.
 _REFERS_BACK = re.compile(rf"^\W*({'|'.join(sorted(REFERRING - {'there'} | {'such'}))})\b", re.I)
+# A sentence opening with a word that turns, qualifies or draws on the one before it finishes what that one says: "If
+# your program is a subroutine library, you may consider it more useful to permit linking proprietary applications"
+# is answered by the next sentence, "If this is what you want to do, use the GNU Lesser General Public License".
+_CONTINUES = re.compile(r"^\W*(however|otherwise|instead|nevertheless|for (this|that) reason|in (this|that|such a|either)"
+                        r" case|if (so|not|this|that|these|those)|then|thus|hence|therefore|consequently|"
+                        r"as a (result|consequence))\b", re.I)
 
 
 def with_referents(chosen: list[Candidate], candidates: Sequence[Candidate]) -> list[Candidate]:
     """The quotes, each with the sentence of its paragraph that it refers back to, the one after it that refers back
-    to it, and the entries of a list it introduces, so that no quote leans on a sentence the reader cannot see."""
+    to it or continues it ("However, …", "If so, …"), and the entries of a list it introduces, so that no quote leans on a sentence the reader cannot see."""
     at = {(c.hit.chunk_id, c.index): c for c in candidates}
     out: list[Candidate] = []
     for c in chosen:
         before, after = at.get((c.hit.chunk_id, c.index - 1)), at.get((c.hit.chunk_id, c.index + 1))
         group = [before] if before and before.paragraph == c.paragraph and _REFERS_BACK.match(c.text) else []
         group.append(c)
-        if after and after.paragraph == c.paragraph and _REFERS_BACK.match(after.text):
+        if after and after.paragraph == c.paragraph and any(p.match(after.text) for p in (_REFERS_BACK, _CONTINUES)):
             group.append(after)
         group += entries(c)
         # Once each: a list's entry may also be quoted in its own right, as its own Candidate.

@@ -66,6 +66,18 @@ def test_a_quote_brings_the_sentence_it_refers_back_to_and_the_one_referring_bac
     assert "They apply to every employee." not in quotes  # another paragraph's "they" is not about this one
 
 
+
+def test_a_quote_brings_the_sentence_after_it_that_turns_on_it(minilm):
+    # The first sentence restates the question's premise; "If this is …" is where it is answered.
+    body = ("If your program is a subroutine library, you may consider it more useful to permit linking proprietary "
+            "applications with the library. If this is what you want to do, use the GNU Lesser General Public "
+            "License instead of this License.\n\nOtherwise the license text applies as printed.")
+    quotes = quoted(minilm, "My program is a subroutine library; may proprietary applications link to it?",
+                    [hit("lgpl", body)])
+    assert quotes == ["If your program is a subroutine library, you may consider it more useful to permit linking "
+                      "proprietary applications with the library.", "If this is what you want to do, use the GNU "
+                      "Lesser General Public License instead of this License."]
+
 def test_extractive_quotes_the_answering_sentence_verbatim(minilm):
     draft = ExtractiveGenerator(SentenceVectors(minilm)).answer("How many weeks of parental leave do full-time staff get?", CHUNKS)
     first = draft.sentences[0]
