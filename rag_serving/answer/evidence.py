@@ -13,7 +13,8 @@ from rag_serving.answer import measures
 from rag_serving.answer.kinds import HOW_MEASURES, MONTHS, QUESTION_WORDS, AnswerKind, Asks, has_kind, kind_of
 from rag_serving.answer.parts import missing_for, pointers, sides
 from rag_serving.answer.sentences import (LEADER, ROW_SEPARATOR, YEAR, introduced, is_row, list_entry,
-                                          numbered_heading, opens_list, periods_line, split_sentences)
+                                          numbered_heading, opens_list, periods_line, signatures,
+                                          split_sentences)
 from rag_serving.answer.terms import (IDENTIFIER, code_names, contains_term, either_paths, normalize, paths,
                                      standards, strict_identifier)
 from rag_serving.answer.text import lexemes, stem, stems, stop_words, words
@@ -299,12 +300,15 @@ def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passa
         score = age * (0.0 if missing else 1.0) * (1.0 if kind_ok else 0.5) * (0.5 * cov + 0.5 * semantic(best_cos))
         evidence.passages.append(PassageEvidence(hit, rank, cov, kind_ok, missing, best_cos, score))
         before = lead_ins(hit.body)
+        heads = signatures(split)
         titled = lexemes(hit.title)
         for c in mine:
             # A sentence is read with the one before it in its paragraph, which often names what it is about:
             # "Core time runs from 10:00 to 15:00" after "Office-based teams at HQ operate flexible hours around core
-            # time", a table's "Response 15 minutes, target resolution 4 hours" after "P1 - Critical: …".
-            c.coverage = coverage(q, lexemes(c.text) | lexemes(before.get(c.index, "")) | titled)
+            # time", a table's "Response 15 minutes, target resolution 4 hours" after "P1 - Critical: …"; and with the
+            # name of the manual's entry it describes ("\\gappto⟨hook⟩{⟨code⟩}" over "Similar to \\appto except …").
+            head = split[heads[c.index]][1] if c.index in heads else ""
+            c.coverage = coverage(q, lexemes(c.text) | lexemes(before.get(c.index, "")) | lexemes(head) | titled)
             meaning = 1.0 if looked_up(c.text, q) else semantic(c.cosine)
             c.score = age * (0.5 * c.coverage + 0.5 * meaning) * (1.0 if c.kind_ok else 0.5)
     evidence.candidates = candidates

@@ -170,6 +170,33 @@ def introduced(split: Sequence[tuple[int, str]], index: int) -> list[int]:
                           after[:FOLLOWING]))
 
 
+# A reference manual's entry opens with what it describes on a line of its own, its arguments written as placeholders:
+# a macro ("\\gappto⟨hook⟩{⟨code⟩}"), an option or a key ("framesep=⟨dimension⟩"); or a call ("multi_r2rtime(input,
+# numCycles)"). The paragraph under it describes that name without naming it: "Similar to \\appto except that the
+# assignment is global." A line of example code ("\\usepackage{microtype}", "\\SetTracking[…]{…}{120} \\textfrak{…}")
+# has values, not placeholders, and often more than one macro.
+_SIGNATURE = re.compile(r"^(\\[A-Za-z@]+\*?(?![A-Za-z@])|--?[A-Za-z][\w-]*|[A-Za-z_][\w.]*[=(])")
+_PLACEHOLDER = re.compile(r"⟨[^⟩]+⟩|〈[^〉]+〉|<[a-z][\w -]*>", re.I)
+_CALL = re.compile(r"[A-Za-z_][\w.]*\([^()]*\)")
+_MACRO = re.compile(r"\\[A-Za-z@]+")
+SIGNATURE_WORDS = 12
+
+
+def signature(line: str) -> bool:
+    """Whether a line names a manual's entry: a name written as code opening a short line that ends no sentence, with
+    placeholders for its arguments (or a call alone), and no second macro."""
+    return (bool(_SIGNATURE.match(line)) and len(line.split()) <= SIGNATURE_WORDS and not line.endswith((".", ":"))
+            and bool(_PLACEHOLDER.search(line) or _CALL.fullmatch(line)) and len(set(_MACRO.findall(line))) <= 1)
+
+
+def signatures(split: Sequence[tuple[int, str]]) -> dict[int, int]:
+    """Sentence index → index of the entry's signature (`signature`) when the sentence is in the paragraph right
+    under one: a paragraph of that one line."""
+    heads = {para: i for i, (para, text) in enumerate(split) if signature(text)
+             and sum(p == para for p, _ in split) == 1}
+    return {i: heads[para - 1] for i, (para, _) in enumerate(split) if para - 1 in heads and para not in heads}
+
+
 def numbered_heading(line: str) -> bool:
     """A subsection's numbered title: one piece, which sentence splitting would cut after its number ("2.10.")."""
     return (bool(_SUBSECTION.match(line) or _CHAPTER.match(line)) and len(line.split()) <= SUBSECTION_WORDS

@@ -78,6 +78,17 @@ def test_a_quote_brings_the_sentence_after_it_that_turns_on_it(minilm):
                       "proprietary applications with the library.", "If this is what you want to do, use the GNU "
                       "Lesser General Public License instead of this License."]
 
+def test_a_quote_describing_a_manual_entry_brings_the_entrys_name(minilm):
+    body = ("\\appto⟨hook⟩{⟨code⟩}\n\nThis command appends arbitrary ⟨code⟩ to a ⟨hook⟩.\n\n"
+            "\\gappto⟨hook⟩{⟨code⟩}\n\nSimilar to \\appto except that the assignment is global. This command may "
+            "be used as a drop-in replacement for the \\g@addto@macro command in the LaTeX kernel.")
+    quotes = quoted(minilm, "Which command can stand in for the kernel's \\g@addto@macro?", [hit("hooks", body)])
+    # "This command" refers back to the sentence before it, which the entry's name heads.
+    assert quotes == ["\\gappto⟨hook⟩{⟨code⟩}", "Similar to \\appto except that the assignment is global.",
+                      "This command may be used as a drop-in replacement for the \\g@addto@macro command in the LaTeX "
+                      "kernel."]
+
+
 def test_extractive_quotes_the_answering_sentence_verbatim(minilm):
     draft = ExtractiveGenerator(SentenceVectors(minilm)).answer("How many weeks of parental leave do full-time staff get?", CHUNKS)
     first = draft.sentences[0]

@@ -1,4 +1,5 @@
-from rag_serving.answer.sentences import announces, introduced, join_pages, periods_line, split_sentences, squish
+from rag_serving.answer.sentences import (announces, introduced, join_pages, periods_line, signature, signatures,
+                                          split_sentences, squish)
 
 
 def test_squish_collapses_layout_whitespace():
@@ -124,3 +125,19 @@ def test_a_table_announced_brings_its_rows_not_the_periods_line_over_them():
     assert [split[i][1] for i in introduced(split, 0)] == [
         "Total debt | 2018: $14,622 | 2017: $13,949 | 2018 versus 2017: $673",
         "Net debt (non-GAAP measure) | 2018: $11,352 | 2017: $9,793 | 2018 versus 2017: $1,559"]
+
+
+def test_a_manual_entry_names_its_command_on_a_line_of_its_own_with_placeholders():
+    assert signature("\\gappto⟨hook⟩{⟨code⟩}")
+    assert signature("hypcapspace=⟨amount⟩")
+    assert signature("multi_r2rtime(input, numCycles)")
+    assert not signature("\\usepackage{microtype}")  # example code: a value, not a placeholder
+    assert not signature("\\rmntonum{⟨numeral⟩} \\setcounter{counter}{⟨n⟩}")  # two macros: code, not an entry
+    assert not signature("\\gappto⟨hook⟩{⟨code⟩} appends code.")  # a sentence
+
+
+def test_the_paragraph_under_an_entry_signature_is_described_by_it_and_no_other():
+    split = split_sentences("\\appto⟨hook⟩{⟨code⟩}\n\nThis command appends code. It is robust.\n\n"
+                            "\\gappto⟨hook⟩{⟨code⟩}\n\nSimilar to \\appto except that the assignment is global.\n\n"
+                            "Hooks are plain macros.")
+    assert signatures(split) == {1: 0, 2: 0, 4: 3}
