@@ -30,9 +30,20 @@ _CONTENT = re.compile(r"[A-Za-z0-9]{3,}")
 REFERRING = frozenset("it that this they those these them he she its their there".split())
 
 
+# "What is the difference between a tint and a shade of a color?" asks what each is: two parts, one per term, each
+# with the rest of the question ("… what is a tint of a color?"). "Is there a difference between …" asks whether there
+# is one, which one quote can answer.
+_DIFFERENCE = re.compile(r"\b(?P<ask>what(?:['’]?s|\s+(?:is|are|was|were))?|explain|describe)\s+(?:the\s+)?"
+                         r"(?:difference|distinction)s?\s+between\s+(?P<a>[^?,;]+?)\s+and\s+(?P<b>[^?,;]+?)"
+                         r"(?=\s+(?:in|of|on|for|when|under|within)\b|\s*[.?,;]|\s*$)", re.I)
+
+
 def parts(question: str) -> list[str]:
     """The question's parts, each asking something with at least two words of its own ("In the 2024 handbook, how
-    long…" is one part); a question that does not split is one part."""
+    long…" is one part); a question that does not split is one part. A difference between two terms asks about each."""
+    if (diff := _DIFFERENCE.search(question)) and not YEAR.search(diff.group(0)):
+        pieces = [f"{question[:diff.start()]}{diff['ask']} {diff[term]}{question[diff.end():]}" for term in "ab"]
+        return [f"{p.rstrip(' .?')}?" for p in pieces]
     pieces = [p.strip(" ,;") for p in _SPLIT.split(question) if p and p.strip(" ,;?")]
     # A clause that asks nothing ("If I'm out on parental leave, does …", "When wrapping splits a line, how …") sets
     # the scene for the part after it.

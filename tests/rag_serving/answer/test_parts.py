@@ -104,3 +104,16 @@ def test_a_clause_setting_the_scene_with_when_is_not_a_part():
     assert parts("After I stop violating it, how long does the holder have to notify me, and how long do I get to "
                  "cure it?") == ["After I stop violating it, how long does the holder have to notify me?",
                                  "how long do I get to cure it?"]
+
+
+def test_what_the_difference_between_two_terms_is_asks_what_each_is():
+    assert parts("In the manual's terminology, what is the difference between a tint and a shade of a color?") == [
+        "In the manual's terminology, what is a tint of a color?", "In the manual's terminology, what is a shade of a "
+        "color?"]
+    assert parts("whats the difference between a DD and a DM in debian?") == ["whats a DD in debian?",
+                                                                             "whats a DM in debian?"]
+    # Whether there is a difference is one question; a difference between years compares editions.
+    assert parts("Is there a difference between sick leave and vacation?") == [
+        "Is there a difference between sick leave and vacation?"]
+    assert parts("What is the difference between the 2024 and 2025 handbooks?") == [
+        "What is the difference between the 2024 and 2025 handbooks?"]
