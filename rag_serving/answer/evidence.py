@@ -15,7 +15,7 @@ from rag_serving.answer.parts import missing_for, pointers, sides
 from rag_serving.answer.sentences import (LEADER, ROW_SEPARATOR, YEAR, introduced, is_row, list_entry,
                                           numbered_heading, opens_list, periods_line, signatures,
                                           split_sentences)
-from rag_serving.answer.terms import (IDENTIFIER, code_names, contains_term, either_paths, normalize, paths,
+from rag_serving.answer.terms import (IDENTIFIER, code_names, contains_term, either_paths, normalize, paths, setting_names,
                                      standards, strict_identifier)
 from rag_serving.answer.text import lexemes, stem, stems, stop_words, words
 from rag_serving.answer.vectors import SentenceVectors
@@ -101,7 +101,7 @@ def profile(question: str, owner: str = "") -> QuestionProfile:
     content = [t for t in tokens if t not in stop and t not in QUESTION_WORDS and not (len(t) == 1 and t.isalpha())]
     key = tuple(dict.fromkeys(stem(t) for t in content))
     plain = normalize(question)  # "10‑K" with a non-breaking hyphen is the identifier 10-K
-    named_paths, code = paths(plain), code_names(question)
+    named_paths, code = paths(plain), list(dict.fromkeys(code_names(question) + setting_names(question)))
     strict = tuple(dict.fromkeys(
         [m.group(0).lower() for m in YEAR.finditer(question)] + identifiers(plain) + standards(question)
         + named_paths + code

@@ -77,6 +77,24 @@ def code_names(question: str) -> list[str]:
     return list(dict.fromkeys(m.group(0).lower().lstrip("-\\") for m in _CODE_NAME.finditer(question)))
 
 
+# A word the question calls a key, option or argument is that setting's name, printed as such in the manual: "the
+# emptylines key", "the parskip= option", "the nrows argument". Words that describe rather than name ("the same option",
+# "the default setting", "the upstream key", "the environment variable") are not, nor are plurals ("the arrow keys",
+# "the formal arguments"), which describe a kind.
+_SETTING = re.compile(r"\b(?:the|its|their|this|that)\s+(?P<n>[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*)=?\s+(?:key|option|"
+                      r"argument|parameter|setting|variable|flag|macro|field|keyword|target)\b")
+_NOT_NAMES = frozenset("same default new following first last other global local optional required main whole only "
+                       "current previous next given above below corresponding relevant appropriate specific standard "
+                       "usual command-line shell package document configuration config environment upstream public "
+                       "private secret signing primary master".split())
+
+
+def setting_names(question: str) -> list[str]:
+    """The names a question gives a key, option or argument ("the emptylines key" → "emptylines"), lowercased: strict
+    terms, as names written as code are."""
+    return list(dict.fromkeys(n for m in _SETTING.finditer(question) if (n := m["n"]) not in _NOT_NAMES))
+
+
 def standards(question: str) -> list[str]:
     """The standards a question names by acronym and number ("ISO 9001" → "iso 9001"): strict terms, as codes are."""
     return [f"{m['a'].lower()} {m['n']}" for m in _STANDARD.finditer(question)]
@@ -211,6 +229,8 @@ def strict_variants(term: str) -> tuple[str, ...]:
         forms += (_WORDS[int(m["n"])],)
     elif m := _MEASURE.fullmatch(t):
         forms += (f"{m['n']} {m['u']}",)  # "16GB" is "16 GB"
+    elif "_" in t.strip("_"):
+        forms += (t.replace("_", " "),)  # a PDF may print "dense_heads" as "dense heads": its space matches none
     return tuple(dict.fromkeys(forms))
 
 

@@ -2,7 +2,7 @@ import dataclasses
 import datetime as dt
 
 from rag_serving.answer.evidence import assess, profile
-from rag_serving.answer.terms import code_names, contains_term, is_amount, paths, strict_variants
+from rag_serving.answer.terms import code_names, contains_term, is_amount, paths, setting_names, strict_variants
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.hits import Hit
 from rag_serving.search.query import Query
@@ -119,6 +119,22 @@ def test_names_written_as_code_are_strict_terms_without_their_marks():
     # Abbreviations, versions, a file's one-letter extension, a path and a single-dash example are no names.
     assert code_names("E.g. i.e. in U.S. offices, v1.x or 2.16, glpk.h, ~/.bash_history, flags such as -Wall?") == []
     assert profile("What is the maximum size of a mime.cache file?").strict_terms == ("mime.cache",)
+
+
+def test_an_underscored_name_is_found_where_the_pdf_printed_its_underscores_as_spaces():
+    assert contains_term("see mmdet.models.dense heads.anchor_head", "dense_heads")
+    assert contains_term("the install_data variable", "install_data")
+    assert not contains_term("dense layers and heads", "dense_heads")
+
+
+def test_a_word_the_question_calls_a_key_option_or_argument_names_it():
+    assert setting_names("What is the default value of the emptylines key?") == ["emptylines"]
+    assert setting_names("Is the strut= option on by default, and what does the nrows argument of read.table do?") \
+        == ["strut", "nrows"]
+    assert profile("What is the default value of the emptylines key?").strict_terms == ("emptylines",)
+    # Words describing a setting, and plurals naming a kind of them, name none.
+    assert setting_names("Does the same option work, and which is the default setting?") == []
+    assert setting_names("gpg cant fetch the upstream key; the arrow keys and the formal arguments") == []
 
 
 def test_a_passage_not_naming_the_setting_asked_about_lacks_a_strict_term(minilm):
