@@ -28,8 +28,8 @@ def features(evidence: Evidence) -> np.ndarray:
     q = evidence.question
     row = dict.fromkeys(FEATURES, 0.0)
     # A place question is read as one of no particular kind: the models were trained before places had a kind.
-    # Paths and names in code are counted as the models were trained, before they were strict terms: "Must /usr be
-    # writable?" is no less answerable for naming one.
+    # Paths, names in code or of settings, and release numbers are counted as the models were trained, before they
+    # were strict terms: "Must /usr be writable?" is no less answerable for naming one.
     untrained = {*q.paths, *q.code}
     row.update({"key_terms": len(q.key_terms), "strict_terms": len([t for t in q.strict_terms if t not in untrained]),
                 f"kind_{q.kind if q.kind in KINDS else 'any'}": 1.0})

@@ -15,8 +15,8 @@ from rag_serving.answer.parts import missing_for, pointers, sides
 from rag_serving.answer.sentences import (LEADER, ROW_SEPARATOR, YEAR, introduced, is_row, list_entry,
                                           numbered_heading, opens_list, periods_line, signatures,
                                           split_sentences)
-from rag_serving.answer.terms import (IDENTIFIER, code_names, contains_term, either_paths, normalize, paths, setting_names,
-                                     standards, strict_identifier)
+from rag_serving.answer.terms import (IDENTIFIER, code_names, contains_term, either_paths, normalize, paths,
+                                     setting_names, standards, strict_identifier, versions)
 from rag_serving.answer.text import lexemes, stem, stems, stop_words, words
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.editions import superseded
@@ -41,9 +41,9 @@ class QuestionProfile:
     injection: bool
     referring: bool  # leans on an earlier turn ("does that apply …")
     measure: str | None = None  # what the answer must be written in, if the question names it (`measures.measure`)
-    either: tuple[str, ...] = ()  # strict terms of which a passage naming one is enough (`terms.either_paths`)
+    either: tuple[str, ...] = ()  # strict terms of which a passage naming one is enough: paths, releases compared
     paths: tuple[str, ...] = ()  # the file paths among the strict terms
-    code: tuple[str, ...] = ()  # the names written as code among them (`terms.code_names`)
+    code: tuple[str, ...] = ()  # the names written as code or called a setting, and the release numbers, among them
 
     @property
     def vague(self) -> bool:
@@ -101,7 +101,8 @@ def profile(question: str, owner: str = "") -> QuestionProfile:
     content = [t for t in tokens if t not in stop and t not in QUESTION_WORDS and not (len(t) == 1 and t.isalpha())]
     key = tuple(dict.fromkeys(stem(t) for t in content))
     plain = normalize(question)  # "10‑K" with a non-breaking hyphen is the identifier 10-K
-    named_paths, code = paths(plain), list(dict.fromkeys(code_names(question) + setting_names(question)))
+    released = versions(question)
+    named_paths, code = paths(plain), list(dict.fromkeys(code_names(question) + setting_names(question) + released))
     strict = tuple(dict.fromkeys(
         [m.group(0).lower() for m in YEAR.finditer(question)] + identifiers(plain) + standards(question)
         + named_paths + code
@@ -112,7 +113,8 @@ def profile(question: str, owner: str = "") -> QuestionProfile:
     measure = measures.measure(question) if kind != "reason" else None
     return QuestionProfile(question, key, strict, kind, bool(INJECTION.search(question)),
                            bool(set(tokens[:4]) & pointers(question)) and len(key) <= 3,
-                           measure, either_paths(question), tuple(named_paths), tuple(code))
+                           measure, either_paths(question) + (tuple(released) if len(released) > 1 else ()),
+                           tuple(named_paths), tuple(code))
 
 
 # Dot leaders as printed, or as ingest writes them (sentences.LEADER) before a page number.

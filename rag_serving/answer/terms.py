@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from types import MappingProxyType
 
+from rag_serving.answer.text import stop_words
+
 # Filings and PDFs spell one hyphen many ways ("10‑K" with U+2011, "fiscal–year"), and curly apostrophes ("Q2’23").
 _DASHES = re.compile("[\u2010-\u2015\u2212\ufe58\ufe63\uff0d]")
 _APOSTROPHES = re.compile("[\u2018\u2019\u02bc\u2032`]")
@@ -77,22 +79,39 @@ def code_names(question: str) -> list[str]:
     return list(dict.fromkeys(m.group(0).lower().lstrip("-\\") for m in _CODE_NAME.finditer(question)))
 
 
-# A word the question calls a key, option or argument is that setting's name, printed as such in the manual: "the
-# emptylines key", "the parskip= option", "the nrows argument". Words that describe rather than name ("the same option",
-# "the default setting", "the upstream key", "the environment variable") are not, nor are plurals ("the arrow keys",
-# "the formal arguments"), which describe a kind.
-_SETTING = re.compile(r"\b(?:the|its|their|this|that)\s+(?P<n>[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*)=?\s+(?:key|option|"
-                      r"argument|parameter|setting|variable|flag|macro|field|keyword|target)\b")
+# A word the question calls a key, option, argument or command is that setting's name, printed as such in the manual:
+# "the emptylines key", "the parskip= option", "the nrows argument", "the globstar shell option", "the read builtin".
+# Words that describe rather than name ("the same option", "the default setting", "the upstream key", "the enclosing
+# function") are not, nor are plurals ("the arrow keys", "the formal arguments"), which describe a kind. Nor is a
+# package's name: "the caption package" is the title of every page of its manual and tells no passage from another.
+_SETTING = re.compile(r"\b(?:the|its|their|this|that)\s+(?P<n>[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*)=?\s+"
+                      r"(?:(?:shell|command-line|configuration|boolean|global|package|class)\s+)?(?:key|option|argument|"
+                      r"parameter|setting|variable|flag|macro|field|keyword|target|command|function|method|builtin|"
+                      r"environment)\b")
 _NOT_NAMES = frozenset("same default new following first last other global local optional required main whole only "
                        "current previous next given above below corresponding relevant appropriate specific standard "
                        "usual command-line shell package document configuration config environment upstream public "
-                       "private secret signing primary master".split())
+                       "private secret signing primary master right correct original entire binary source final latest "
+                       "older newer official base core separate single underlying built-in builtin external internal "
+                       "whole above said enclosing calling parent child".split())
 
 
 def setting_names(question: str) -> list[str]:
     """The names a question gives a key, option or argument ("the emptylines key" → "emptylines"), lowercased: strict
     terms, as names written as code are."""
-    return list(dict.fromkeys(n for m in _SETTING.finditer(question) if (n := m["n"]) not in _NOT_NAMES))
+    stop = stop_words()
+    return list(dict.fromkeys(n for m in _SETTING.finditer(question)
+                              if (n := m["n"]) not in _NOT_NAMES and n not in stop))
+
+
+# A release the question names by its number ("version 3.5", "v1.6.4", "release 2.9"): a passage about another
+# release is about something else. A single number ("version 2") is too common a string to tell passages apart.
+_VERSION = re.compile(r"\b(?:versions?|releases?|revisions?|v)\s?(\d+(?:\.\d+)+[a-z]?)\b", re.I)
+
+
+def versions(question: str) -> list[str]:
+    """The release numbers a question names after "version", "release" or "v": strict terms."""
+    return list(dict.fromkeys(m.group(1).lower() for m in _VERSION.finditer(question)))
 
 
 def standards(question: str) -> list[str]:

@@ -2,7 +2,8 @@ import dataclasses
 import datetime as dt
 
 from rag_serving.answer.evidence import assess, profile
-from rag_serving.answer.terms import code_names, contains_term, is_amount, paths, setting_names, strict_variants
+from rag_serving.answer.terms import (code_names, contains_term, is_amount, paths, setting_names, strict_variants,
+                                     versions)
 from rag_serving.answer.vectors import SentenceVectors
 from rag_serving.search.hits import Hit
 from rag_serving.search.query import Query
@@ -135,6 +136,17 @@ def test_a_word_the_question_calls_a_key_option_or_argument_names_it():
     # Words describing a setting, and plurals naming a kind of them, name none.
     assert setting_names("Does the same option work, and which is the default setting?") == []
     assert setting_names("gpg cant fetch the upstream key; the arrow keys and the formal arguments") == []
+    # A command is named the same way, and a word may say what kind of option it is; a package's name is its manual's
+    # title, on every page.
+    assert setting_names("Which version of the caption package added the globstar shell option and the read "
+                         "builtin?") == ["globstar", "read"]
+
+
+def test_a_release_the_question_names_by_number_is_a_strict_term_and_of_two_either_will_do():
+    assert versions("In which year was version 3.5 released, and what changed in v1.6.4 or release 2?") == [
+        "3.5", "1.6.4"]
+    assert profile("In which year was version 3.5 of the caption package released?").strict_terms == ("3.5",)
+    assert profile("What changed between version 1.3 and version 1.4?").either == ("1.3", "1.4")
 
 
 def test_a_passage_not_naming_the_setting_asked_about_lacks_a_strict_term(minilm):
