@@ -172,6 +172,16 @@ def looked_up(row: str, question: QuestionProfile) -> bool:
         (own := stems(h)) and own <= asked for h in headers)
 
 
+# "Is X allowed?" is answered by "X is allowed.", which says nothing the question does not; any other question is not.
+_CLOSED = re.compile(r"^\W*(is|are|was|were|am|does|do|did|can|could|should|would|will|may|must|has|have|had)\b", re.I)
+
+
+def restates(sentence: str, asked: set[str]) -> bool:
+    """Whether a sentence says nothing but words of the question (its lexemes `asked`): "Rerun to get captions
+    right." for "what do i do about the warning "… Rerun to get captions right."?"."""
+    return not (lexemes(sentence) - asked)
+
+
 def semantic(cosine: float) -> float:
     """Cosine of MiniLM question and sentence vectors mapped to [0, 1]: unrelated text sits near 0.15, a paraphrase of the answer near 0.6."""
     return float(np.clip((cosine - 0.15) / 0.5, 0.0, 1.0))
@@ -282,6 +292,7 @@ def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passa
     if candidates:
         for c, cos in zip(candidates, vectors([c.text for c in candidates]) @ query.vector):
             c.cosine = float(cos)
+    asked, open_question = lexemes(query.text), not _CLOSED.match(query.text)
     seen: set[str] = set()  # stems of every passage's text, for the union coverage
     for rank, hit in enumerate(top, start=1):
         context = f"{hit.title} {hit.heading_path or ''} {hit.source_path} {hit.body}"
@@ -312,7 +323,9 @@ def assess(query: Query, hits: Sequence[Hit], vectors: SentenceVectors, *, passa
             head = split[heads[c.index]][1] if c.index in heads else ""
             c.coverage = coverage(q, lexemes(c.text) | lexemes(before.get(c.index, "")) | lexemes(head) | titled)
             meaning = 1.0 if looked_up(c.text, q) else semantic(c.cosine)
-            c.score = age * (0.5 * c.coverage + 0.5 * meaning) * (1.0 if c.kind_ok else 0.5)
+            # A sentence repeating the question tells the asker nothing, whatever it scores for meaning and words.
+            echo = 0.5 if open_question and restates(c.listed or c.text, asked) else 1.0
+            c.score = age * (0.5 * c.coverage + 0.5 * meaning) * (1.0 if c.kind_ok else 0.5) * echo
     evidence.candidates = candidates
     evidence.union_coverage = coverage(q, seen)
     return evidence
