@@ -24,10 +24,17 @@ DOT_LEADER = re.compile(r"[ \t]*(?:\.[ \t]*){4,}")  # "....." and ".  .  .  ." a
 # LaTeX's bullet, as pypdf maps it from many TeX fonts: a C1 control character that the table reader would take for
 # a first column ("\x88   qsolve, rays" read as a row " | qsolve, rays").
 _TEX_BULLET = "\x88"
+# TeX's ligatures as pypdf reads them from a font in TeX's OT1 encoding with no Unicode map: the glyph's code, a control
+# character, inside a word ("speci\x0ced" for "specified", "\x0cle" for "file"). Away from letters they are what they
+# are (a form feed, a carriage return).
+_OT1_LIGATURES = {"\x0b": "ff", "\x0c": "fi", "\x0d": "fl", "\x0e": "ffi", "\x0f": "ffl"}
+_OT1_LIGATURE = re.compile(r"(?<=[A-Za-z])[\x0b-\x0f](?=[a-z])|(?<![A-Za-z])[\x0b-\x0f](?=[a-z]{2})|"
+                           r"(?<=[a-z])[\x0b\x0e\x0f](?![A-Za-z])")  # "o\x0b" is "off"; a line may end in "\r"
 
 
 def normalize_page_text(text: str) -> str:
     # A PDF's broken font map can extract NUL characters, which PostgreSQL text cannot hold.
+    text = _OT1_LIGATURE.sub(lambda m: _OT1_LIGATURES[m.group(0)], text)
     text = DOT_LEADER.sub(LEADER, text.replace("\x00", "").replace(_TEX_BULLET, "•"))
     lines = [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
     text = textwrap.dedent("\n".join(lines))

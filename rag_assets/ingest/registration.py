@@ -16,6 +16,7 @@ from rag_assets.ingest.extraction import media_type_for
 from rag_assets.ingest.queries import sql_text
 
 # Bump when extraction, sectioning or chunking changes what they produce for the same input.
+# 18: TeX ligatures pypdf reads as control characters from OT1-encoded fonts ("speci\x0ced") read as letters;
 # 17: a percent sign in its own column goes with its figure; periods head the columns they are set over, a top line
 # ("2018 versus" over "2017") included (tables.py); 16: a statement's labels alone start the rows under them, its
 # indented rows stay in it, its later sections take the periods above them (tables.py); 15: two columns of prose read
@@ -27,7 +28,7 @@ from rag_assets.ingest.queries import sql_text
 # apart where PDFium breaks them (spacing.py); 8: running headers and footers stripped, footer page numbers as labels, a
 # page break after a finished sentence or row starts a paragraph; 7: key column labelled; 6: tables as one labelled row
 # per paragraph, spaced dot leaders collapsed.
-PIPELINE_VERSION = "17"
+PIPELINE_VERSION = "18"
 TENANT_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,62}$")
 SIDECAR_SUFFIX = ".meta.yaml"
 SIDECAR_KEYS = {"title", "kind", "published_on"}

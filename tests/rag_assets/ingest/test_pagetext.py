@@ -20,3 +20,12 @@ def test_latex_bullets_are_read_as_bullets_not_as_a_table_column():
     text = render_tables(normalize_page_text(layout))
     assert " | " not in text
     assert "•    qsolve, rays, circuits" in text
+
+
+def test_tex_ligatures_read_as_control_characters_are_read_as_letters():
+    # The GNU MathProg reference as pypdf reads it: OT1 codes for fi, ff and ffi in place of the ligatures.
+    text = "A set may be speci\x0ced in the \x0cle; its e\x0bect is de\x0cned o\x0b-line with su\x0ecient care."
+    assert normalize_page_text(text) == ("A set may be specified in the file; its effect is defined off-line with "
+                                         "sufficient care.")
+    # Away from letters a carriage return is a line's end.
+    assert normalize_page_text("one line\r\nanother") == "one line\nanother"
