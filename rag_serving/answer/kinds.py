@@ -99,7 +99,8 @@ def kind_of(question: str) -> AnswerKind:
     return "any"
 
 
-_NUMERAL = re.compile(r"\b\w*\d\w*\b")
+# A number is read whole, decimals and thousands with it: "1.0" in a question does not blank the "0.1" of an answer.
+_NUMERAL = re.compile(r"\b\w*\d(?:[.,]\d+|\w)*")
 # A physical measure is written in digits: "two mini frame icons" and "two Piezo buzzers" count things, they give no
 # size or frequency; nor does "more than one Debian machine" give a port. "How far in advance" and "how big is the
 # team" are answered in words as often.

@@ -43,8 +43,11 @@ _ASKED = MappingProxyType({
                           r"\b(maximum|max|minimum|min|output|supply|load|peak)\s+current\b|"
                           r"\bcurrent\s+(limit|rating|draw|consumption|capacity)\b|\bhow many amps\b", re.I),
     "resistance": re.compile(rf"{_VALUE}(input\s+|output\s+)?(impedance|resistance)\b", re.I),
+    # "How much space does LetterSpace=1.0 put between letters?" asks for a length: space is storage only when
+    # something takes, needs or leaves it.
     "bytes": re.compile(rf"{_VALUE}(ram|memory|disk space|free space|storage|file size|"
-                        r"size of [^?!]{0,30}?\bfiles?)\b|\bhow much (ram|memory|disk|space|storage)\b|"
+                        r"size of [^?!]{0,30}?\bfiles?)\b|\bhow much (ram|memory|disk|storage)\b|"
+                        r"\bhow much space\b(?=[^?]*\b(takes?|needs?|uses?|occup(y|ies)|requires?|left|free|available)\b)|"
                         r"\bhow many\s+((kilo|mega|giga|tera)?bytes|[kmgt]i?b)\b", re.I),
     # "Which minimum version of OpenCV does AMC require?" is not answered by a list of the packages it requires, nor
     # "What is the minimum Python 3 version xasy needs?" by "it requires Python": a name or number may stand between

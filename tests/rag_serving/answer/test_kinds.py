@@ -261,3 +261,10 @@ def test_a_purpose_opening_the_sentence_is_a_reason():
     # An instruction is no purpose: "to" must open a clause that a comma closes.
     assert not holds("To the right of the gate is the yard office.", "reason")
     assert not holds("Send the form to payroll, then wait.", "reason")
+
+
+def test_a_number_the_question_says_is_read_whole_and_blanks_only_itself():
+    # "1.0" in the question is no answer; the "0.1" of the answer is, though its digits are the question's too.
+    asked = "With a 10 pt font, how much space does LetterSpace=1.0 put between letters?"
+    assert has_kind("For a 10 pt font, a parameter of 1.0 will add 0.1 pt between each letter.", Asks.of(asked))
+    assert not has_kind("For a 10 pt font, set LetterSpace=1.0 in the options.", Asks.of(asked))

@@ -123,6 +123,9 @@ def test_a_technical_word_that_is_not_the_value_asked_for_names_no_unit():
     assert measure("What resolution does the voltage measurement have?") is None  # bits, not volts
     assert measure("Why is the measured resistance of tap water so different with DC?") is None  # a reason
     assert measure("Can I use the storage snapshots feature with ext4?") is None
+    # Space between letters is a length; space a program takes is storage.
+    assert measure("With a 10 pt font, how much space does LetterSpace=1.0 put between letters?") is None
+    assert measure("How much space does a full mirror take?") == "bytes"
 
 
 def test_a_version_asked_for_is_a_release_number_not_a_name_ending_in_digits():
