@@ -1,5 +1,5 @@
 """What an answer must be written in when the question says so: money, a span of time, a share, an email address, a
-web address, a voltage, a current, a resistance, a size in bytes or a version."""
+web address, a voltage, a current, a resistance, a size in bytes, a version, or the unit the question names."""
 
 from __future__ import annotations
 
@@ -56,6 +56,15 @@ _ASKED = MappingProxyType({
     "version": re.compile(rf"{_VALUE}(minimum\s+|required\s+|oldest\s+|latest\s+)?((?-i:[A-Z0-9])[\w.-]*\s+)?"
                           r"(versions?|releases?(?!\s+(date|notes?|cycle|schedule|process|team|manager|form|of)\b))\b",
                           re.I),
+    # A question naming the unit it wants ("the default thickness, in points, of the frame", "what wavelength in
+    # nanometres") is answered by a quote written in that unit: "height=4" with no unit is no height in inches.
+    "points": re.compile(r"\bin\s+(points|pt|big points|bp)\b", re.I),
+    "inches": re.compile(r"\bin\s+inch(es)?\b|\bhow many inches\b", re.I),
+    "nanometres": re.compile(r"\bin\s+(nanomet(er|re)s?|nm)\b|\bhow many nanomet(er|re)s\b", re.I),
+    "millimetres": re.compile(r"\bin\s+(millimet(er|re)s?|mm)\b|\bhow many millimet(er|re)s\b", re.I),
+    "centimetres": re.compile(r"\bin\s+(centimet(er|re)s?|cm)\b|\bhow many centimet(er|re)s\b", re.I),
+    "pixels": re.compile(r"\bin\s+pixels\b|\bhow many pixels\b", re.I),
+    "degrees": re.compile(r"\bin\s+degrees\b|\bhow many degrees\b", re.I),
 })
 _WRITTEN = MappingProxyType({
     "email": re.compile(r"\b[\w.+-]+@[\w-]+(\.[\w-]+)+\b"),
@@ -85,12 +94,24 @@ _WRITTEN = MappingProxyType({
     "resistance": re.compile(r"[Ωω]|\b(k|m|kilo|mega)?ohms?\b", re.I),
     "bytes": re.compile(r"\d\s?([kmgtp]i?b|bytes?)\b|\b(kilo|mega|giga|tera)?bytes?\b", re.I),
     "version": re.compile(r"\b\d+(\.\d+)+\b|\d+\.x\b|\bv\d+\b|\bversions?\s+\d", re.I),
+    # The unit by name anywhere ("the width and height of the graphics region in inches … default 7"), or by its
+    # symbol after a number.
+    "points": re.compile(r"\d\s?(pt|bp|dd)\b|\bpoints?\b", re.I),
+    "inches": re.compile(r"\binch(es)?\b|\d\s?(\"|″|in\.)", re.I),
+    "nanometres": re.compile(r"\d\s?nm\b|\bnanomet(er|re)s?\b", re.I),
+    "millimetres": re.compile(r"\d\s?mm\b|\bmillimet(er|re)s?\b", re.I),
+    "centimetres": re.compile(r"\d\s?cm\b|\bcentimet(er|re)s?\b", re.I),
+    "pixels": re.compile(r"\d\s?px\b|\bpixels?\b", re.I),
+    "degrees": re.compile(r"°|\bdegrees?\b", re.I),
 })
 # Read-only: shared by every request thread.
 NAMES = MappingProxyType({"email": "an email address", "web": "a web address", "percent": "a percentage",
                           "money": "an amount of money", "span": "a length of time", "voltage": "a voltage",
                           "current": "a current", "resistance": "a resistance", "bytes": "a size in bytes",
-                          "version": "a version number"})
+                          "version": "a version number", "points": "a length in points", "inches": "a length in inches",
+                          "nanometres": "a length in nanometres", "millimetres": "a length in millimetres",
+                          "centimetres": "a length in centimetres", "pixels": "a size in pixels",
+                          "degrees": "an angle or temperature in degrees"})
 
 
 # Words before "version" that say which version, not whose: "the minimum version", "which release".

@@ -168,3 +168,15 @@ def test_a_cross_references_number_is_no_value_in_any_measure():
     # The Asymptote manual's "(see Section 8.26 [graph], page 98)" names no MiKTeX release.
     assert not written_in("a graphing module is available (see Section 8.26 [graph], page 98).", "version")
     assert written_in("MiKTeX 2.9 or later is needed (see Section 2.1).", "version")
+
+
+def test_a_question_naming_its_unit_is_answered_in_that_unit():
+    assert measure("What is the default thickness, in points, of the frame that \\fcolorbox draws?") == "points"
+    assert measure("What are the default width and height, in inches, of a plot from pdf()?") == "inches"
+    assert measure("What wavelength in nanometres does the red LED emit?") == "nanometres"
+    assert measure("Which file is in the list?") is None  # "in" before no unit
+    assert written_in("\\fboxrule is 0.4pt by default.", "points")
+    # The unit by name, away from its number, as a manual's argument list gives it.
+    assert written_in("width, height: the width and height of the graphics region in inches. Default 7.", "inches")
+    assert not written_in("using the postscript() driver with the height=4 argument", "inches")
+    assert not written_in("λ is the wavelength of light from the LED", "nanometres")
