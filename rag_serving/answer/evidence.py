@@ -125,6 +125,9 @@ _HEADING = re.compile(r"^\d+(\.\d+)*(\s+\S|\.?[A-Z])")
 # A heading set in capitals, unnumbered: "FISCAL 2021 NIKE BRAND REVENUE HIGHLIGHTS" names a topic and states nothing.
 # A figure other than a year is something stated ("CALL 555-0100 FOR HELP").
 CAPS_HEADING_WORDS = 12
+# A release's number is no section's: "Version 2.3 Released March 2019" may answer when 2.3 came out.
+_NUMBERED_WITHIN = re.compile(r"(?<![Vv]ersion )(?<![Rr]elease )(?<![Rr]evision )(?<![Ee]dition )\b\d+(\.\d+)+\s+[A-Z]")
+HEADING_RUN_WORDS = 10
 _CAPS_HEADING = re.compile(r"[^a-z\d.?!:;]*[A-Z][^a-z\d.?!:;]*")
 
 
@@ -140,6 +143,11 @@ def answer_like(sentence: str) -> bool:
     if _CAPS_HEADING.fullmatch(YEAR.sub("", sentence).strip()) and n <= CAPS_HEADING_WORDS and not is_row(sentence):
         return False
     if periods_line(sentence):
+        return False
+    # Two headings run together, a subsection's number between them ("I2C Modules 8.3 MPU6050"): no word in lower case,
+    # so nothing is said.
+    if (n <= HEADING_RUN_WORDS and _NUMBERED_WITHIN.search(sentence) and not is_row(sentence)
+            and not any(w[:1].islower() for w in words(sentence))):
         return False
     # "2.10. Storing the MIME type …" is a subsection's title too (`numbered_heading`); "1. Remove the cover" a step.
     return not (_HEADING.match(sentence) and n <= 8 and not sentence.rstrip().endswith((".", "?", "!"))

@@ -10,8 +10,9 @@ from rag_serving.answer.parts import REFERRING
 from rag_serving.answer.sentences import introduced, signatures, split_sentences
 
 # A sentence opening with a word pointing back continues the one before it: "It requires the prior written approval of
-# People Operations" says what "Working from another country" requires. An opening "There is" points at nothing.
-_REFERS_BACK = re.compile(rf"^\W*({'|'.join(sorted(REFERRING - {'there'} | {'such'}))})\b", re.I)
+# People Operations" says what "Working from another country" requires; "Both have an input impedance of 1MΩ." says
+# nothing of which inputs without the sentence naming them. An opening "There is" points at nothing.
+_REFERS_BACK = re.compile(rf"^\W*({'|'.join(sorted(REFERRING - {'there'} | {'such', 'both'}))})\b", re.I)
 # A sentence opening with a word that turns, qualifies or draws on the one before it finishes what that one says: "If
 # your program is a subroutine library, you may consider it more useful to permit linking proprietary applications"
 # is answered by the next sentence, "If this is what you want to do, use the GNU Lesser General Public License".

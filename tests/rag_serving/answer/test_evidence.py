@@ -99,6 +99,11 @@ def test_a_heading_run_into_its_number_and_a_contents_line_cut_at_its_leader_ans
     assert answer_like("1.If your FreedomBox is behind a router, you will need to set up port forwarding.")
 
 
+def test_two_headings_run_together_around_a_section_number_answer_nothing():
+    assert not answer_like("I2C Modules 8.3 MPU6050")  # a chapter's title, then a subsection's
+    assert answer_like("Version 2.3 Released March 2019")  # a release's number
+    assert answer_like("The MPU6050 shows up at 0x68 (see 8.3 Modules).")
+
 def test_a_subsection_numbered_with_a_closing_point_is_a_heading_and_a_numbered_step_is_not():
     assert not answer_like("2.10. Storing the MIME type using Extended Attributes")
     assert answer_like("1. Remove the cover and unplug the unit")

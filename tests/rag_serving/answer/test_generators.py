@@ -78,6 +78,13 @@ def test_a_quote_brings_the_sentence_after_it_that_turns_on_it(minilm):
                       "proprietary applications with the library.", "If this is what you want to do, use the GNU "
                       "Lesser General Public License instead of this License."]
 
+def test_a_quote_saying_both_brings_the_sentence_naming_them(minilm):
+    body = ("The inputs A1 and A2 accept signals in the ±16 volts range. Both have an input impedance of 1MΩ.\n\n"
+            "The MIC input takes a condenser microphone.")
+    quotes = quoted(minilm, "What is the input impedance of A1 and A2?", [hit("inputs", body)])
+    assert quotes[:2] == ["The inputs A1 and A2 accept signals in the ±16 volts range.",
+                          "Both have an input impedance of 1MΩ."]
+
 def test_a_quote_describing_a_manual_entry_brings_the_entrys_name(minilm):
     body = ("\\appto⟨hook⟩{⟨code⟩}\n\nThis command appends arbitrary ⟨code⟩ to a ⟨hook⟩.\n\n"
             "\\gappto⟨hook⟩{⟨code⟩}\n\nSimilar to \\appto except that the assignment is global. This command may "
