@@ -127,10 +127,11 @@ _CODE_Q = re.compile(r"\b(numbers?|codes?|extensions?|phones?|models?|parts?|ids
 # what is ("the segment with the highest revenue", "which plan has the lowest deductible") it picks among things, which
 # no sentence need call a limit. "At least one paragraph" is a condition, and "a 20 min slot" is minutes. A question
 # stating the bound ("allows the maximum of 3 years", "a rated maximum output power of 10 W") asks for something else.
+# "What range of values does it accept?" asks for both bounds: "from 0 to 100", "1–99", "between 1 and 99".
 _SUPERLATIVE = r"(largest|smallest|highest|lowest|longest|shortest|greatest|biggest)"
 _BOUND_Q = re.compile(rf"\b(maximum|minimum|max|limits?)\b(?!(\s+[\w-]+){{0,3}}?\s+(of|is|at|to)\s+[$€£]?\d)|"
                       rf"\b{_SUPERLATIVE}\b[^?,;]*\b(can|could|may|might|allowed|accepts?|supports?|permit(s|ted)?)\b|"
-                      r"\bhow (deep|many levels)\b|"
+                      r"\bhow (deep|many levels)\b|\b(what|which) range\b|\brange of (values|numbers|sizes|widths)\b|"
                       rf"\bhow (many|much|long|far|big|large|high|old)\b[^?]*\bat (most|least)\b(?!\s+(\d|an?\b|"
                       rf"{measures.CARDINALS}))", re.I)
 _BOUND = re.compile(r"\b(max(imum|imal|imally)?|min(imum|imal|imally)?|at (most|least)|up to|limit\w*|exceed\w*|largest|"
@@ -138,7 +139,7 @@ _BOUND = re.compile(r"\b(max(imum|imal|imally)?|min(imum|imal|imally)?|at (most|
                     r"or (more|less|fewer|higher|lower|later|newer|above|below|greater|smaller)|(more|less|fewer|greater|"
                     r"longer|shorter|higher|lower|larger|smaller|bigger) than|as (many|much|long) as|unlimited|"
                     r"arbitrar(y|ily)|any number|only|must not|cannot|can't|beyond|over|under|no (more|less|fewer)|"
-                    r"between)\b|±",
+                    r"between)\b|±|\d\s?(-|–|\.\.)\s?[-+−]?\d|\bfrom\s+[-+−]?\d[\d.,]*\s*\w*\s+to\s+[-+−]?\d",
                     re.I)
 
 

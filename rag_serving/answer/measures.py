@@ -1,5 +1,5 @@
 """What an answer must be written in when the question says so: money, a span of time, a share, an email address, a
-web address, a voltage, a current, a resistance, a size in bytes, a version, or the unit the question names."""
+web address, a voltage, a current, a resistance, a size in bytes, a mass, a version, or the unit the question names."""
 
 from __future__ import annotations
 
@@ -28,8 +28,9 @@ _ASKED = MappingProxyType({
     # length (a cable; a name or a line: "exactly 6 characters", "4096 bytes").
     # "How many years …" asks for a count of a unit of time, written with the unit as "how long" is answered: a date
     # ("Debian testing-security-announce 2008-12") says nothing of how many years.
+    # So is a timeout, a delay or a duration asked for by name ("What is the default connection timeout …?").
     "span": re.compile(r"\bhow long\b|\bhow many\s+([\w-]+\s+){0,2}?(seconds|minutes|hours|days|nights|weeks|months|"
-                       r"years|shifts)\b", re.I),
+                       rf"years|shifts)\b|{_VALUE}(time-?outs?|delays?|durations?)\b", re.I),
     "percent": re.compile(r"\b(percentage|percent|per cent|what (share|proportion|fraction))\b", re.I),
     # Money words only: "how much leave" asks for days, "how much does the gym membership cost" for money.
     # "At the cost of slower compression" names a trade-off, not a price.
@@ -56,6 +57,9 @@ _ASKED = MappingProxyType({
     "version": re.compile(rf"{_VALUE}(minimum\s+|required\s+|oldest\s+|latest\s+)?((?-i:[A-Z0-9])[\w.-]*\s+)?"
                           r"(versions?|releases?(?!\s+(date|notes?|cycle|schedule|process|team|manager|form|of)\b))\b",
                           re.I),
+    # "How heavy is the iron ball?" is answered by a mass: "f = 1/(2π√g/l)" is none. A weight is as often a glob's
+    # or a font's ("The default weight value is 50") as a mass.
+    "mass": re.compile(rf"\bhow heavy\b|{_VALUE}mass\b", re.I),
     # A question naming the unit it wants ("the default thickness, in points, of the frame", "what wavelength in
     # nanometres") is answered by a quote written in that unit: "height=4" with no unit is no height in inches.
     "points": re.compile(r"\bin\s+(points|pt|big points|bp)\b", re.I),
@@ -94,6 +98,7 @@ _WRITTEN = MappingProxyType({
     "resistance": re.compile(r"[Ωω]|\b(k|m|kilo|mega)?ohms?\b", re.I),
     "bytes": re.compile(r"\d\s?([kmgtp]i?b|bytes?)\b|\b(kilo|mega|giga|tera)?bytes?\b", re.I),
     "version": re.compile(r"\b\d+(\.\d+)+\b|\d+\.x\b|\bv\d+\b|\bversions?\s+\d", re.I),
+    "mass": re.compile(r"\d\s?(mg|g|kg|t|lbs?|oz)\b|\b(milli|kilo)?grams?\b|\b(pounds?|ounces?|tonnes?|tons?)\b", re.I),
     # The unit by name anywhere ("the width and height of the graphics region in inches … default 7"), or by its
     # symbol after a number.
     "points": re.compile(r"\d\s?(pt|bp|dd)\b|\bpoints?\b", re.I),
@@ -111,7 +116,7 @@ NAMES = MappingProxyType({"email": "an email address", "web": "a web address", "
                           "version": "a version number", "points": "a length in points", "inches": "a length in inches",
                           "nanometres": "a length in nanometres", "millimetres": "a length in millimetres",
                           "centimetres": "a length in centimetres", "pixels": "a size in pixels",
-                          "degrees": "an angle or temperature in degrees"})
+                          "degrees": "an angle or temperature in degrees", "mass": "a mass"})
 
 
 # Words before "version" that say which version, not whose: "the minimum version", "which release".

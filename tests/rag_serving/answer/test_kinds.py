@@ -268,3 +268,11 @@ def test_a_number_the_question_says_is_read_whole_and_blanks_only_itself():
     asked = "With a 10 pt font, how much space does LetterSpace=1.0 put between letters?"
     assert has_kind("For a 10 pt font, a parameter of 1.0 will add 0.1 pt between each letter.", Asks.of(asked))
     assert not has_kind("For a 10 pt font, set LetterSpace=1.0 in the options.", Asks.of(asked))
+
+
+def test_a_range_asked_for_is_answered_by_two_bounds():
+    asked = "What range of values does the JPEG quality setting accept?"
+    assert asks_bound(asked)
+    for stated in ("Quality can be from 0 to 100.", "The quality is 0-100.", "Values between 1 and 99 are accepted."):
+        assert has_kind(stated, Asks.of(asked))
+    assert not has_kind("Set the quality used when exporting to the JPEG (JFIF) image format.", Asks.of(asked))

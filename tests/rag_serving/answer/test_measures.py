@@ -180,3 +180,11 @@ def test_a_question_naming_its_unit_is_answered_in_that_unit():
     assert written_in("width, height: the width and height of the graphics region in inches. Default 7.", "inches")
     assert not written_in("using the postscript() driver with the height=4 argument", "inches")
     assert not written_in("λ is the wavelength of light from the LED", "nanometres")
+
+
+def test_a_mass_and_a_timeout_are_asked_for_by_name():
+    assert measure("How heavy is the iron ball, and what is its diameter?") == "mass"
+    assert written_in("The ball weighs 8.5 g.", "mass")
+    assert not written_in("l is the distance from the centre of the magnet to the point of suspension", "mass")
+    assert measure("What is the default connection timeout when Bash opens a /dev/tcp redirection?") == "span"
+    assert measure("What is the default weight of a glob pattern?") is None  # a priority, not a mass
