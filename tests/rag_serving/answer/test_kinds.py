@@ -228,7 +228,9 @@ def test_many_threads_read_the_kinds_as_one_thread_does():
              ("Which departments take part?", "Customer Operations and Finance take part."),
              ("What is the maximum match on the 401(k)?", "The 401(k) plan is open to all."),
              ("What is the largest numeral it can convert?", "It converts numerals up to 3999."),
-             ("When wrapping splits a long line, how far in are the pieces shifted?", "They are shifted by 20pt.")] * 40
+             ("When wrapping splits a long line, how far in are the pieces shifted?", "They are shifted by 20pt."),
+             ("What range of values does the quality accept?", "Quality can be from 0 to 100."),
+             ("With a 10 pt font, how much space does LetterSpace=1.0 add?", "It adds 0.1 pt.")] * 40
 
     def read(case):
         question, text = case
