@@ -19,6 +19,7 @@ def keys(corpus_db):
         return {
             "acme": apikeys.create_key(conn, "acme", ["hq"], "test acme"),
             "globex": apikeys.create_key(conn, "globex", ["main"], "test globex"),
+            "acme-yard": apikeys.create_key(conn, "acme", ["north-yard"], "test acme north yard"),
         }
 
 

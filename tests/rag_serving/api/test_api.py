@@ -109,9 +109,26 @@ def test_query_uses_history_for_follow_ups(base, keys):
     assert body["route"] == "answer" and "pro rata" in body["answer"]["text"]
 
 
+def _content(value, key: str = "") -> list[str]:
+    """Every string a response says about documents: not its links, ids or timings, whose digits are the server's
+    port, a signature or a clock's ("http://127.0.0.1:44173/…" once held Acme's gate code by chance)."""
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in _content(v, k)]
+    if isinstance(value, list):
+        return [s for v in value for s in _content(v, key)]
+    skipped = key in ("link", "url", "href", "pipeline") or key == "id" or key.endswith("_id")
+    return [] if skipped or not isinstance(value, str) else [value]
+
+
 def test_query_never_shows_another_tenants_data(base, keys):
     response = query(base, keys["globex"], {"question": "What's the new North Yard gate code from March 2025?"})
-    assert response.status_code == 200 and "4417" not in response.text
+    assert response.status_code == 200
+    said = _content(response.json())
+    assert said and not any("4417" in s for s in said)
+    # The same question from Acme's North Yard, whose memo it is, is answered with the code: the check above can fail.
+    own = _content(query(base, keys["acme-yard"],
+                         {"question": "What's the new North Yard gate code from March 2025?"}).json())
+    assert any("4417" in s for s in own)
 
 
 def test_query_rejects_empty_and_overlong_input_with_the_reason(base, keys):
