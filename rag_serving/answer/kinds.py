@@ -182,11 +182,17 @@ def _without(text: str, numbers: frozenset[str]) -> str:
     return _NUMERAL.sub(lambda m: " " if m.group(0).lower() in numbers else m.group(0), text)
 
 
+# A number with a unit symbol set against it, which capitals do not make a code: "5V", "40kHz", "512MB", "10mA". A
+# bare letter that is also a code's ("Room 2B", "Form 3A", "1C") counts only with its prefix ("kB", "mA", "µF").
+_WITH_UNIT = re.compile(r"\d+(?:\.\d+)?(?:[kKMGTmµunp]?(?:Hz|V|W|Wh|Ah|dB|bit|Ω)|[kKMGTP]i?B|[mµukK]A|[mµunp]F)")
+
+
 def _amount_like(m: re.Match) -> str:
-    """An identifier kept only if it reads as an amount, a number first and no capitals ("10-year", "24h"); a code
-    ("R-452A") or a name ending in digits ("globs2", "utf8", "ipv6") is blanked."""
+    """An identifier kept only if it reads as an amount: a number first and no capitals ("10-year", "24h"), or a number
+    and its unit's symbol ("5V", "40kHz"); a code ("R-452A") or a name ending in digits ("globs2", "utf8", "ipv6") is
+    blanked."""
     token = m.group(0)
-    return token if token.islower() and token[0].isdigit() else " "
+    return token if (token.islower() and token[0].isdigit()) or _WITH_UNIT.fullmatch(token) else " "
 
 
 def has_kind(text: str, asks: Asks) -> bool:

@@ -278,3 +278,12 @@ def test_a_range_asked_for_is_answered_by_two_bounds():
     for stated in ("Quality can be from 0 to 100.", "The quality is 0-100.", "Values between 1 and 99 are accepted."):
         assert has_kind(stated, Asks.of(asked))
     assert not has_kind("Set the quality used when exporting to the JPEG (JFIF) image format.", Asks.of(asked))
+
+
+def test_a_number_with_its_units_symbol_is_an_amount_and_a_code_is_not():
+    assert has_kind("The output is 5V.", Asks.of("What voltage does the output give?"))
+    assert has_kind("Hy-SR04 uses a 40kHz transmitter.", Asks.of("What frequency does the HY-SR04 module send out?"))
+    assert has_kind("It needs 512MB of RAM.", Asks.of("How much memory does it need?"))
+    assert has_kind("It supplies 10mA.", Asks.of("How much current does it supply?"))
+    # A letter that is also a code's counts as a unit only with its prefix.
+    assert not has_kind("Go to room 2B.", Asks.of("How many rooms are there?"))
