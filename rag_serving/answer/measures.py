@@ -78,7 +78,8 @@ _WRITTEN = MappingProxyType({
     # escaped in TeX ("50\%"), it is a share.
     "percent": re.compile(rf"\d\\%|(?<![{{}}\\])%|\b({_COUNT})[\s-]+(percent|per cent)\b|"
                           r"\b(half|one third|a third|a quarter)\b", re.I),
-    "money": re.compile(r"[$€£¥]\s?\d|\b\d[\d,.]*\s?(k|m|bn)?\s?(usd|eur|gbp|chf|cad|aud|dollars?|euros?|pounds?|cents?)\b|"
+    # The sign before the amount or, as much of Europe writes it, after it ("500 €").
+    "money": re.compile(r"[$€£¥]\s?\d|\d\s?[€£¥]|\b\d[\d,.]*\s?(k|m|bn)?\s?(usd|eur|gbp|chf|cad|aud|dollars?|euros?|pounds?|cents?)\b|"
                         r"\b(usd|eur|gbp|chf|cad|aud)\s?\d|\bfree of charge\b|\bat no (extra |additional )?cost\b|"
                         r"\bno (fee|charge)\b", re.I),
     # "once a year", "twice a week", "10 times a day" say how often, not how long.

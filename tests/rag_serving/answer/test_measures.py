@@ -188,3 +188,9 @@ def test_a_mass_and_a_timeout_are_asked_for_by_name():
     assert not written_in("l is the distance from the centre of the magnet to the point of suspension", "mass")
     assert measure("What is the default connection timeout when Bash opens a /dev/tcp redirection?") == "span"
     assert measure("What is the default weight of a glob pattern?") is None  # a priority, not a mass
+
+
+def test_an_amount_of_money_has_its_currency_sign_before_or_after_it():
+    assert written_in("The course costs 500 €.", "money") and written_in("The course costs €500.", "money")
+    assert written_in("Parking is 12,50€ a day.", "money")
+    assert not written_in("The course lasts 500 minutes.", "money")
