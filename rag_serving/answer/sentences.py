@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import takewhile
@@ -192,8 +193,8 @@ def signature(line: str) -> bool:
 def signatures(split: Sequence[tuple[int, str]]) -> dict[int, int]:
     """Sentence index → index of the entry's signature (`signature`) when the sentence is in the paragraph right
     under one: a paragraph of that one line."""
-    heads = {para: i for i, (para, text) in enumerate(split) if signature(text)
-             and sum(p == para for p, _ in split) == 1}
+    sizes = Counter(para for para, _ in split)
+    heads = {para: i for i, (para, text) in enumerate(split) if sizes[para] == 1 and signature(text)}
     return {i: heads[para - 1] for i, (para, _) in enumerate(split) if para - 1 in heads and para not in heads}
 
 

@@ -93,7 +93,7 @@ _NOT_NAMES = frozenset("same default new following first last other global local
                        "usual command-line shell package document configuration config environment upstream public "
                        "private secret signing primary master right correct original entire binary source final latest "
                        "older newer official base core separate single underlying built-in builtin external internal "
-                       "whole above said enclosing calling parent child".split())
+                       "said enclosing calling parent child".split())
 
 
 def setting_names(question: str) -> list[str]:
